@@ -1,0 +1,174 @@
+import type { Timestamp } from '@bufbuild/protobuf/wkt';
+import type { ContentBlock, Usage } from '@dsh/gen/content';
+import type {
+  Question,
+  QuestionResolved,
+  SessionEvent,
+  ToolError,
+  TurnEndReason,
+} from '@dsh/gen/events';
+
+/**
+ * The settled state of a tool call: `ok` and `error` come from its result, `stopped`
+ * from a cancelled turn that left it open, `running` while no result exists.
+ */
+export type ToolCallStatus = 'running' | 'ok' | 'error' | 'stopped';
+
+/** The result of a tool call as a card model sees it. */
+export interface ToolResultFacts {
+  /** Model-visible content blocks. */
+  readonly content: readonly ContentBlock[];
+  readonly isError: boolean;
+  readonly error: ToolError | undefined;
+  /** Tool-private metadata JSON text; '' when absent. Always '' for sub-calls. */
+  readonly metaJson: string;
+  /** Seq of the `tool/result` or `tool/code-dispatch` event. */
+  readonly seq: number;
+}
+
+/**
+ * One tool call with everything known about it in the window. Immutable: a change
+ * produces a new object, so renderers and card models can memoise on identity.
+ */
+export interface ToolCallBlock {
+  readonly callId: string;
+  /** Tool name; '' when the call head is not in the window (`call === null`). */
+  readonly name: string;
+  /** The model's raw argument JSON text; '' when the call head is missing. */
+  readonly argsRaw: string;
+  /** Set on code-dispatch sub-calls: the call that made this one. */
+  readonly parentCallId: string | undefined;
+  readonly turn: number;
+  readonly step: number;
+  /** Seq of the call head (`tool/call` or `tool/code-dispatch-start`), or of the result for orphans. */
+  readonly seq: number;
+  /** Time of the call head; undefined when it is missing. */
+  readonly startTime: Timestamp | undefined;
+  /** Time of the result; undefined while running. */
+  readonly endTime: Timestamp | undefined;
+  readonly status: ToolCallStatus;
+  /** `null` when the result arrived without its call head in the window (an orphan). */
+  readonly call: { readonly seq: number } | null;
+  readonly result: ToolResultFacts | undefined;
+  /** Code-dispatch children in start order; never present in `nodes`. */
+  readonly subCalls: readonly ToolCallBlock[];
+}
+
+/** One block of an assistant node. */
+export type AssistantBlock =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'reasoning'; readonly text: string }
+  | { readonly kind: 'tool-call'; readonly callId: string; readonly tool: ToolCallBlock };
+
+/** A node of the conversation in surface order. Every node carries the seq it came from. */
+export type ConversationNode =
+  | {
+      readonly kind: 'user';
+      readonly seq: number;
+      readonly time: Timestamp | undefined;
+      readonly content: readonly ContentBlock[];
+      readonly source: string;
+    }
+  | {
+      readonly kind: 'assistant';
+      readonly seq: number;
+      readonly time: Timestamp | undefined;
+      readonly turn: number;
+      readonly step: number;
+      readonly blocks: readonly AssistantBlock[];
+      readonly usage: Usage | undefined;
+      /** True for a partial frozen by a cancelled turn. */
+      readonly interrupted: boolean;
+    }
+  | {
+      readonly kind: 'steering';
+      readonly seq: number;
+      readonly time: Timestamp | undefined;
+      readonly turn: number;
+      readonly content: readonly ContentBlock[];
+      readonly source: string;
+    }
+  | {
+      readonly kind: 'context';
+      readonly seq: number;
+      readonly time: Timestamp | undefined;
+      readonly content: readonly ContentBlock[];
+      readonly source: string;
+      readonly envelope: string;
+    }
+  | {
+      /** A tool result shown on its own: an orphan whose call head is not in the window. */
+      readonly kind: 'tool-result';
+      readonly seq: number;
+      readonly time: Timestamp | undefined;
+      readonly tool: ToolCallBlock;
+    }
+  | {
+      readonly kind: 'turn-end';
+      readonly seq: number;
+      readonly time: Timestamp | undefined;
+      readonly turn: number;
+      readonly reason: TurnEndReason;
+    }
+  | {
+      readonly kind: 'agent-error';
+      readonly seq: number;
+      readonly time: Timestamp | undefined;
+      readonly message: string;
+      readonly code: string;
+    }
+  | {
+      /** An extension event or an event the client does not show otherwise: collapsed JSON. */
+      readonly kind: 'unknown';
+      readonly seq: number;
+      readonly time: Timestamp | undefined;
+      readonly type: string;
+      readonly dataJson: string;
+    };
+
+/** The assistant message being streamed, accumulated from chunks. */
+export interface PartialMessage {
+  readonly turn: number;
+  readonly step: number;
+  /** Seq of the first chunk of the message. */
+  readonly seq: number;
+  readonly blocks: readonly AssistantBlock[];
+}
+
+/** An approval or question waiting for a person. */
+export type PendingItem =
+  | {
+      readonly kind: 'approval';
+      readonly seq: number;
+      readonly approvalId: string;
+      readonly callId: string;
+      readonly toolName: string;
+      readonly reason: string;
+    }
+  | {
+      readonly kind: 'question';
+      readonly seq: number;
+      readonly questionId: string;
+      readonly callId: string;
+      readonly questions: readonly Question[];
+    };
+
+/** An immutable view of the event window. */
+export interface ConversationSnapshot {
+  /** First and one-past-last seq of the window; equal when empty. */
+  readonly firstSeq: number;
+  readonly endSeq: number;
+  readonly nodes: readonly ConversationNode[];
+  readonly partial: PartialMessage | undefined;
+  /** Top-level calls that have no result yet, in call order. */
+  readonly runningCalls: readonly ToolCallBlock[];
+  readonly pending: readonly PendingItem[];
+  /** Answers of resolved questions by question id (for question cards). */
+  readonly resolvedQuestions: ReadonlyMap<string, QuestionResolved>;
+}
+
+/** How the window changed. */
+export type WindowChange =
+  | { readonly kind: 'replace'; readonly events: readonly SessionEvent[] }
+  | { readonly kind: 'prepend'; readonly events: readonly SessionEvent[] }
+  | { readonly kind: 'append'; readonly events: readonly SessionEvent[] };

@@ -1,0 +1,7 @@
+#!/usr/bin/env node
+// The dsh command. The host runs from its TypeScript sources through tsx's loader,
+// so a checkout needs no build step before `npm start`.
+import { register } from 'tsx/esm/api';
+
+register();
+await import('../src/cli/main.ts');

@@ -1,0 +1,94 @@
+import type { SessionEvent } from '@dsh/gen/events';
+import type { Baseline } from '@dsh/gen/service';
+import type { JournalHeader } from './journal-header.js';
+
+/** The payload of an event to append; the journal assigns seq and time. */
+export type EventPayload = SessionEvent['payload'];
+
+/** Why a journal operation failed; the server maps each kind to one Connect code. */
+export type JournalErrorKind =
+  | 'invalid_argument' // bad session id, seq out of range, bad page size
+  | 'not_found' // no such session
+  | 'corrupt' // the file cannot be read (a bad middle line, a bad header)
+  | 'read_only' // an append to a fixture or imported session
+  | 'exists'; // create with an id that is taken
+
+/** The one error type of the journal boundary. */
+export class JournalError extends Error {
+  override readonly name = 'JournalError';
+  constructor(
+    readonly kind: JournalErrorKind,
+    message: string,
+    /** For `corrupt`: the session and 1-based file line at fault (0 = whole file). */
+    readonly detail?: { sessionId: string; line: number },
+  ) {
+    super(message);
+  }
+}
+
+/** Receives events after they are durable, in seq order, contiguous across calls. */
+export type JournalListener = (events: readonly SessionEvent[]) => void;
+
+/** One session's journal, open. */
+export interface Journal {
+  readonly header: JournalHeader;
+  readonly readOnly: boolean;
+  /** Number of events; the next seq to be assigned. */
+  readonly length: number;
+  /** Time of the last event, or the creation time for an empty journal. */
+  readonly updatedAt: Date;
+  /**
+   * Appends events, assigning contiguous seqs and the current time, and resolves once
+   * they are on disk (fdatasync). Listeners are notified after that, in seq order.
+   */
+  append(payloads: readonly EventPayload[]): Promise<SessionEvent[]>;
+  /** Events with from <= seq < to, in order; cost O(to - from). */
+  read(from: number, to: number): Promise<SessionEvent[]>;
+  /** The message-aligned page ending before `beforeSeq` (tail when undefined). */
+  page(beforeSeq: number | undefined, maxMessages: number): Promise<JournalPage>;
+  /** Registers a listener for appended events; returns the function that removes it. */
+  subscribe(listener: JournalListener): () => void;
+  /** Number of registered listeners (tests check for leaks). */
+  readonly listenerCount: number;
+}
+
+/** A page as the journal computes it. */
+export interface JournalPage {
+  readonly events: SessionEvent[];
+  readonly hasMore: boolean;
+  /** Set on the tail page only. */
+  readonly baseline: Baseline | undefined;
+}
+
+/** What the store tells about a session without opening its events. */
+export interface JournalSummary {
+  readonly header: JournalHeader;
+  readonly readOnly: boolean;
+  readonly length: number;
+  readonly updatedAt: Date;
+  /** Set when the journal cannot be read; the session still lists, with this reason. */
+  readonly error: string | undefined;
+}
+
+/** A change to the set of sessions, for WatchSessions. */
+export type StoreChange =
+  { kind: 'added'; sessionId: string } | { kind: 'updated'; sessionId: string };
+
+/** Every session under the data dir (writable) and the fixture dirs (read-only). */
+export interface JournalStore {
+  readonly dataDir: string;
+  list(): Promise<JournalSummary[]>;
+  /** Opens (or returns the already open) journal; throws JournalError. */
+  open(sessionId: string): Promise<Journal>;
+  create(init: {
+    cwd: string;
+    parentId?: string;
+    model?: string;
+    title?: string;
+    sessionId?: string;
+  }): Promise<Journal>;
+  /** Observes created sessions and appends to any open journal. */
+  onChange(listener: (change: StoreChange) => void): () => void;
+  /** Flushes and closes every open journal. */
+  close(): Promise<void>;
+}
