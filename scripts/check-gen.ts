@@ -9,8 +9,20 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
-/** Output folders written by buf; gen/package.json and gen/tsconfig.json are hand-kept. */
-const generated = ['gen/ts'];
+/** Each buf template and the folder it writes; gen/package.json and gen/tsconfig.json are hand-kept. */
+const templates = [
+  { template: 'buf.gen.yaml', folder: 'gen/ts', needs: undefined },
+  { template: 'buf.gen.python.yaml', folder: 'gen/python', needs: 'protoc' },
+];
+
+function onPath(command: string): boolean {
+  try {
+    execFileSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 function listFiles(dir: string): string[] {
   let entries: string[];
@@ -21,6 +33,7 @@ function listFiles(dir: string): string[] {
   }
   return entries.flatMap((name) => {
     const path = join(dir, name);
+    if (name === '__pycache__') return [];
     return statSync(path).isDirectory() ? listFiles(path) : [path];
   });
 }
@@ -28,13 +41,19 @@ function listFiles(dir: string): string[] {
 const out = mkdtempSync(join(tmpdir(), 'dsh-gen-'));
 try {
   const bin = join(root, 'node_modules/.bin');
-  execFileSync(join(bin, 'buf'), ['generate', '--output', out], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` },
-  });
   const problems: string[] = [];
-  for (const folder of generated) {
+  for (const { template, folder, needs } of templates) {
+    if (needs !== undefined && !onPath(needs)) {
+      const message = `${folder}: not checked, ${needs} is missing (apt-get install protobuf-compiler protobuf-compiler-grpc)`;
+      if (process.env.CI === 'true') problems.push(message);
+      else console.warn(message);
+      continue;
+    }
+    execFileSync(join(bin, 'buf'), ['generate', '--template', template, '--output', out], {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` },
+    });
     const fresh = new Set(listFiles(join(out, folder)).map((f) => relative(out, f)));
     const committed = new Set(listFiles(join(root, folder)).map((f) => relative(root, f)));
     for (const file of fresh) {

@@ -1,0 +1,307 @@
+from dsh.session.v1 import content_pb2 as _content_pb2
+from dsh.session.v1 import events_pb2 as _events_pb2
+from google.protobuf import timestamp_pb2 as _timestamp_pb2
+from google.protobuf.internal import containers as _containers
+from google.protobuf.internal import enum_type_wrapper as _enum_type_wrapper
+from google.protobuf import descriptor as _descriptor
+from google.protobuf import message as _message
+from typing import ClassVar as _ClassVar, Iterable as _Iterable, Mapping as _Mapping, Optional as _Optional, Union as _Union
+
+DESCRIPTOR: _descriptor.FileDescriptor
+PROMPT_MODE_QUEUE: PromptMode
+PROMPT_MODE_STEER: PromptMode
+PROMPT_MODE_UNSPECIFIED: PromptMode
+TODO_STATUS_COMPLETED: TodoStatus
+TODO_STATUS_IN_PROGRESS: TodoStatus
+TODO_STATUS_PENDING: TodoStatus
+TODO_STATUS_UNSPECIFIED: TodoStatus
+
+class ApprovalResponse(_message.Message):
+    __slots__ = ["approval_id", "decision"]
+    APPROVAL_ID_FIELD_NUMBER: _ClassVar[int]
+    DECISION_FIELD_NUMBER: _ClassVar[int]
+    approval_id: str
+    decision: _events_pb2.ApprovalDecision
+    def __init__(self, approval_id: _Optional[str] = ..., decision: _Optional[_Union[_events_pb2.ApprovalDecision, str]] = ...) -> None: ...
+
+class Baseline(_message.Message):
+    __slots__ = ["before_seq", "todo_list", "token_usage"]
+    BEFORE_SEQ_FIELD_NUMBER: _ClassVar[int]
+    TODO_LIST_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_USAGE_FIELD_NUMBER: _ClassVar[int]
+    before_seq: int
+    todo_list: TodoList
+    token_usage: TokenTotals
+    def __init__(self, before_seq: _Optional[int] = ..., token_usage: _Optional[_Union[TokenTotals, _Mapping]] = ..., todo_list: _Optional[_Union[TodoList, _Mapping]] = ...) -> None: ...
+
+class CancelRequest(_message.Message):
+    __slots__ = ["session_id"]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    session_id: str
+    def __init__(self, session_id: _Optional[str] = ...) -> None: ...
+
+class CancelResponse(_message.Message):
+    __slots__ = ["cancelled", "cleared"]
+    CANCELLED_FIELD_NUMBER: _ClassVar[int]
+    CLEARED_FIELD_NUMBER: _ClassVar[int]
+    cancelled: bool
+    cleared: int
+    def __init__(self, cancelled: bool = ..., cleared: _Optional[int] = ...) -> None: ...
+
+class CreateSessionRequest(_message.Message):
+    __slots__ = ["cwd", "model", "parent_id", "preset", "title"]
+    CWD_FIELD_NUMBER: _ClassVar[int]
+    MODEL_FIELD_NUMBER: _ClassVar[int]
+    PARENT_ID_FIELD_NUMBER: _ClassVar[int]
+    PRESET_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    cwd: str
+    model: str
+    parent_id: str
+    preset: str
+    title: str
+    def __init__(self, cwd: _Optional[str] = ..., parent_id: _Optional[str] = ..., model: _Optional[str] = ..., preset: _Optional[str] = ..., title: _Optional[str] = ...) -> None: ...
+
+class CreateSessionResponse(_message.Message):
+    __slots__ = ["session"]
+    SESSION_FIELD_NUMBER: _ClassVar[int]
+    session: SessionSummary
+    def __init__(self, session: _Optional[_Union[SessionSummary, _Mapping]] = ...) -> None: ...
+
+class DescribeHostRequest(_message.Message):
+    __slots__ = []
+    def __init__(self) -> None: ...
+
+class DescribeHostResponse(_message.Message):
+    __slots__ = ["capabilities", "default_cwd", "default_model", "format_version", "home_dir", "version"]
+    CAPABILITIES_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_CWD_FIELD_NUMBER: _ClassVar[int]
+    DEFAULT_MODEL_FIELD_NUMBER: _ClassVar[int]
+    FORMAT_VERSION_FIELD_NUMBER: _ClassVar[int]
+    HOME_DIR_FIELD_NUMBER: _ClassVar[int]
+    VERSION_FIELD_NUMBER: _ClassVar[int]
+    capabilities: _containers.RepeatedScalarFieldContainer[str]
+    default_cwd: str
+    default_model: str
+    format_version: int
+    home_dir: str
+    version: str
+    def __init__(self, version: _Optional[str] = ..., format_version: _Optional[int] = ..., home_dir: _Optional[str] = ..., capabilities: _Optional[_Iterable[str]] = ..., default_cwd: _Optional[str] = ..., default_model: _Optional[str] = ...) -> None: ...
+
+class FollowOpening(_message.Message):
+    __slots__ = ["first_seq", "last_seq"]
+    FIRST_SEQ_FIELD_NUMBER: _ClassVar[int]
+    LAST_SEQ_FIELD_NUMBER: _ClassVar[int]
+    first_seq: int
+    last_seq: int
+    def __init__(self, first_seq: _Optional[int] = ..., last_seq: _Optional[int] = ...) -> None: ...
+
+class FollowRequest(_message.Message):
+    __slots__ = ["after_seq", "session_id"]
+    AFTER_SEQ_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    after_seq: int
+    session_id: str
+    def __init__(self, session_id: _Optional[str] = ..., after_seq: _Optional[int] = ...) -> None: ...
+
+class FollowResponse(_message.Message):
+    __slots__ = ["event", "heartbeat", "opening"]
+    EVENT_FIELD_NUMBER: _ClassVar[int]
+    HEARTBEAT_FIELD_NUMBER: _ClassVar[int]
+    OPENING_FIELD_NUMBER: _ClassVar[int]
+    event: _events_pb2.SessionEventEntry
+    heartbeat: Heartbeat
+    opening: FollowOpening
+    def __init__(self, opening: _Optional[_Union[FollowOpening, _Mapping]] = ..., event: _Optional[_Union[_events_pb2.SessionEventEntry, _Mapping]] = ..., heartbeat: _Optional[_Union[Heartbeat, _Mapping]] = ...) -> None: ...
+
+class Heartbeat(_message.Message):
+    __slots__ = ["time"]
+    TIME_FIELD_NUMBER: _ClassVar[int]
+    time: _timestamp_pb2.Timestamp
+    def __init__(self, time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ...) -> None: ...
+
+class JournalErrorDetail(_message.Message):
+    __slots__ = ["line", "reason", "session_id"]
+    LINE_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    line: int
+    reason: str
+    session_id: str
+    def __init__(self, session_id: _Optional[str] = ..., line: _Optional[int] = ..., reason: _Optional[str] = ...) -> None: ...
+
+class ListSessionsRequest(_message.Message):
+    __slots__ = []
+    def __init__(self) -> None: ...
+
+class ListSessionsResponse(_message.Message):
+    __slots__ = ["sessions"]
+    SESSIONS_FIELD_NUMBER: _ClassVar[int]
+    sessions: _containers.RepeatedCompositeFieldContainer[SessionSummary]
+    def __init__(self, sessions: _Optional[_Iterable[_Union[SessionSummary, _Mapping]]] = ...) -> None: ...
+
+class PageRequest(_message.Message):
+    __slots__ = ["before_seq", "max_messages", "session_id"]
+    BEFORE_SEQ_FIELD_NUMBER: _ClassVar[int]
+    MAX_MESSAGES_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    before_seq: int
+    max_messages: int
+    session_id: str
+    def __init__(self, session_id: _Optional[str] = ..., before_seq: _Optional[int] = ..., max_messages: _Optional[int] = ...) -> None: ...
+
+class PageResponse(_message.Message):
+    __slots__ = ["baseline", "events", "has_more"]
+    BASELINE_FIELD_NUMBER: _ClassVar[int]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    HAS_MORE_FIELD_NUMBER: _ClassVar[int]
+    baseline: Baseline
+    events: _containers.RepeatedCompositeFieldContainer[_events_pb2.SessionEventEntry]
+    has_more: bool
+    def __init__(self, events: _Optional[_Iterable[_Union[_events_pb2.SessionEventEntry, _Mapping]]] = ..., has_more: bool = ..., baseline: _Optional[_Union[Baseline, _Mapping]] = ...) -> None: ...
+
+class PromptRequest(_message.Message):
+    __slots__ = ["content", "mode", "session_id"]
+    CONTENT_FIELD_NUMBER: _ClassVar[int]
+    MODE_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    content: _containers.RepeatedCompositeFieldContainer[_content_pb2.ContentBlock]
+    mode: PromptMode
+    session_id: str
+    def __init__(self, session_id: _Optional[str] = ..., content: _Optional[_Iterable[_Union[_content_pb2.ContentBlock, _Mapping]]] = ..., mode: _Optional[_Union[PromptMode, str]] = ...) -> None: ...
+
+class PromptResponse(_message.Message):
+    __slots__ = ["queue_position", "started"]
+    QUEUE_POSITION_FIELD_NUMBER: _ClassVar[int]
+    STARTED_FIELD_NUMBER: _ClassVar[int]
+    queue_position: int
+    started: bool
+    def __init__(self, started: bool = ..., queue_position: _Optional[int] = ...) -> None: ...
+
+class QuestionResponse(_message.Message):
+    __slots__ = ["answers", "cancelled", "question_id"]
+    ANSWERS_FIELD_NUMBER: _ClassVar[int]
+    CANCELLED_FIELD_NUMBER: _ClassVar[int]
+    QUESTION_ID_FIELD_NUMBER: _ClassVar[int]
+    answers: _containers.RepeatedCompositeFieldContainer[_events_pb2.Answer]
+    cancelled: bool
+    question_id: str
+    def __init__(self, question_id: _Optional[str] = ..., answers: _Optional[_Iterable[_Union[_events_pb2.Answer, _Mapping]]] = ..., cancelled: bool = ...) -> None: ...
+
+class RespondRequest(_message.Message):
+    __slots__ = ["approval", "question", "session_id"]
+    APPROVAL_FIELD_NUMBER: _ClassVar[int]
+    QUESTION_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    approval: ApprovalResponse
+    question: QuestionResponse
+    session_id: str
+    def __init__(self, session_id: _Optional[str] = ..., approval: _Optional[_Union[ApprovalResponse, _Mapping]] = ..., question: _Optional[_Union[QuestionResponse, _Mapping]] = ...) -> None: ...
+
+class RespondResponse(_message.Message):
+    __slots__ = []
+    def __init__(self) -> None: ...
+
+class SessionRemoved(_message.Message):
+    __slots__ = ["id"]
+    ID_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    def __init__(self, id: _Optional[str] = ...) -> None: ...
+
+class SessionStatus(_message.Message):
+    __slots__ = ["id", "running"]
+    ID_FIELD_NUMBER: _ClassVar[int]
+    RUNNING_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    running: bool
+    def __init__(self, id: _Optional[str] = ..., running: bool = ...) -> None: ...
+
+class SessionSummary(_message.Message):
+    __slots__ = ["created_at", "cwd", "error", "event_count", "id", "model", "parent_id", "read_only", "running", "title", "updated_at"]
+    CREATED_AT_FIELD_NUMBER: _ClassVar[int]
+    CWD_FIELD_NUMBER: _ClassVar[int]
+    ERROR_FIELD_NUMBER: _ClassVar[int]
+    EVENT_COUNT_FIELD_NUMBER: _ClassVar[int]
+    ID_FIELD_NUMBER: _ClassVar[int]
+    MODEL_FIELD_NUMBER: _ClassVar[int]
+    PARENT_ID_FIELD_NUMBER: _ClassVar[int]
+    READ_ONLY_FIELD_NUMBER: _ClassVar[int]
+    RUNNING_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
+    created_at: _timestamp_pb2.Timestamp
+    cwd: str
+    error: str
+    event_count: int
+    id: str
+    model: str
+    parent_id: str
+    read_only: bool
+    running: bool
+    title: str
+    updated_at: _timestamp_pb2.Timestamp
+    def __init__(self, id: _Optional[str] = ..., cwd: _Optional[str] = ..., parent_id: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., running: bool = ..., title: _Optional[str] = ..., model: _Optional[str] = ..., event_count: _Optional[int] = ..., read_only: bool = ..., error: _Optional[str] = ...) -> None: ...
+
+class SessionsSnapshot(_message.Message):
+    __slots__ = ["sessions"]
+    SESSIONS_FIELD_NUMBER: _ClassVar[int]
+    sessions: _containers.RepeatedCompositeFieldContainer[SessionSummary]
+    def __init__(self, sessions: _Optional[_Iterable[_Union[SessionSummary, _Mapping]]] = ...) -> None: ...
+
+class TodoItem(_message.Message):
+    __slots__ = ["content", "status"]
+    CONTENT_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    content: str
+    status: TodoStatus
+    def __init__(self, content: _Optional[str] = ..., status: _Optional[_Union[TodoStatus, str]] = ...) -> None: ...
+
+class TodoList(_message.Message):
+    __slots__ = ["items", "seq"]
+    ITEMS_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    items: _containers.RepeatedCompositeFieldContainer[TodoItem]
+    seq: int
+    def __init__(self, items: _Optional[_Iterable[_Union[TodoItem, _Mapping]]] = ..., seq: _Optional[int] = ...) -> None: ...
+
+class TokenTotals(_message.Message):
+    __slots__ = ["cache_read_tokens", "cache_write_tokens", "input_tokens", "messages", "output_tokens", "reasoning_tokens"]
+    CACHE_READ_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    CACHE_WRITE_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    INPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    MESSAGES_FIELD_NUMBER: _ClassVar[int]
+    OUTPUT_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    REASONING_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    cache_read_tokens: int
+    cache_write_tokens: int
+    input_tokens: int
+    messages: int
+    output_tokens: int
+    reasoning_tokens: int
+    def __init__(self, input_tokens: _Optional[int] = ..., output_tokens: _Optional[int] = ..., cache_read_tokens: _Optional[int] = ..., cache_write_tokens: _Optional[int] = ..., reasoning_tokens: _Optional[int] = ..., messages: _Optional[int] = ...) -> None: ...
+
+class WatchSessionsRequest(_message.Message):
+    __slots__ = []
+    def __init__(self) -> None: ...
+
+class WatchSessionsResponse(_message.Message):
+    __slots__ = ["added", "heartbeat", "removed", "snapshot", "status", "updated"]
+    ADDED_FIELD_NUMBER: _ClassVar[int]
+    HEARTBEAT_FIELD_NUMBER: _ClassVar[int]
+    REMOVED_FIELD_NUMBER: _ClassVar[int]
+    SNAPSHOT_FIELD_NUMBER: _ClassVar[int]
+    STATUS_FIELD_NUMBER: _ClassVar[int]
+    UPDATED_FIELD_NUMBER: _ClassVar[int]
+    added: SessionSummary
+    heartbeat: Heartbeat
+    removed: SessionRemoved
+    snapshot: SessionsSnapshot
+    status: SessionStatus
+    updated: SessionSummary
+    def __init__(self, snapshot: _Optional[_Union[SessionsSnapshot, _Mapping]] = ..., added: _Optional[_Union[SessionSummary, _Mapping]] = ..., removed: _Optional[_Union[SessionRemoved, _Mapping]] = ..., status: _Optional[_Union[SessionStatus, _Mapping]] = ..., updated: _Optional[_Union[SessionSummary, _Mapping]] = ..., heartbeat: _Optional[_Union[Heartbeat, _Mapping]] = ...) -> None: ...
+
+class TodoStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = []
+
+class PromptMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = []
