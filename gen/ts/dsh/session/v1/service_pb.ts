@@ -698,8 +698,10 @@ export type FollowRequest = Message<"dsh.session.v1.FollowRequest"> & {
   sessionId: string;
 
   /**
-   * Start after this seq; from the journal's current end when absent (live only).
-   * Must be below the journal's event count.
+   * Start after this seq; from the first event (seq 0) when absent, so a client whose
+   * window is empty cannot miss an event appended between its Page and its Follow.
+   * Must be below the journal's event count. To follow live only, pass the last seq
+   * of a tail page.
    *
    * @generated from field: optional uint32 after_seq = 2;
    */
