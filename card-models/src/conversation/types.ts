@@ -40,7 +40,10 @@ export interface ToolCallBlock {
   readonly parentCallId: string | undefined;
   readonly turn: number;
   readonly step: number;
-  /** Seq of the call head (`tool/call` or `tool/code-dispatch-start`), or of the result for orphans. */
+  /**
+   * Seq of the call head: the `tool/call` or `tool/code-dispatch-start` event, else the
+   * assistant message (or first chunk) that requested the call, else the result (orphans).
+   */
   readonly seq: number;
   /** Time of the call head; undefined when it is missing. */
   readonly startTime: Timestamp | undefined;
@@ -95,9 +98,14 @@ export type ConversationNode =
       readonly content: readonly ContentBlock[];
       readonly source: string;
       readonly envelope: string;
+      /** Producer-private JSON about the context; '' when absent. */
+      readonly metaJson: string;
     }
   | {
-      /** A tool result shown on its own: an orphan whose call head is not in the window. */
+      /**
+       * A tool block shown on its own: a result whose call head is not in the window
+       * (`tool.call === null`), or a `tool/call` whose assistant message is not in the window.
+       */
       readonly kind: 'tool-result';
       readonly seq: number;
       readonly time: Timestamp | undefined;

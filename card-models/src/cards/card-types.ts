@@ -1,0 +1,143 @@
+import type { ShellEnding } from '../contract/markers.js';
+import type { ToolCallStatus } from '../conversation/types.js';
+import type { DiffCard } from './diff-card.js';
+import type { ReadCard } from './read-card.js';
+import type { SearchCard } from './search-card.js';
+import type { WebCard } from './web-card.js';
+
+/** The classification of a tool row, which picks its glyph and grouping in both clients. */
+export type RowKind = 'search' | 'read' | 'bash' | 'write' | 'edit' | 'code' | 'other';
+
+/**
+ * The row every tool call has, whatever its body: enough to draw any call, including
+ * unknown tools, malformed arguments and orphan results.
+ */
+export interface GenericRow {
+  readonly callId: string;
+  /** Tool name; '' for an orphan whose call head is not in the window. */
+  readonly tool: string;
+  readonly kind: RowKind;
+  /** Tool-specific title ("Bash", "Read", "Code"...), the tool name for unknown tools, the callId for orphans. */
+  readonly title: string;
+  /** One line from the arguments (description, command, path, pattern, queries, url, first string). */
+  readonly summary: string;
+  /** Absolute path named by `file_path` or `path`, for opening the file; undefined when none. */
+  readonly path: string | undefined;
+  /** `path` as shown: cwd-relative, `~` for home, otherwise absolute. */
+  readonly displayPath: string | undefined;
+  /** Arguments as pretty JSON, or the raw text when it is not JSON. */
+  readonly argsText: string;
+  /** The result content flattened to text ('' while running). */
+  readonly resultText: string;
+  /** One-line error text from the structured error (or the content of an error result); '' when none. */
+  readonly errorText: string;
+  /** Machine-readable error code from the structured error; '' when none. */
+  readonly errorCode: string;
+  readonly state: ToolCallStatus;
+  /** True when the result arrived without its call head (`call === null`). */
+  readonly orphan: boolean;
+  /** True for a code-dispatch sub-call (it has a `parentCallId`). */
+  readonly nested: boolean;
+}
+
+/** The body of a call with no specialised card: clients draw the row's IN/OUT text. */
+export interface GenericBody {
+  readonly kind: 'generic';
+}
+
+/**
+ * Props of a terminal card: a prompt with the command, then (once settled) the output
+ * to replay through `terminalLines` and the exit pill.
+ */
+export interface TerminalCard {
+  readonly kind: 'terminal';
+  /** Prompt style: the shell tool, or `terminal_send` for input sent to a persistent terminal. */
+  readonly tool: 'bash' | 'pwsh' | 'terminal_send';
+  /** The command line, or the verbatim input of `terminal_send` ('' is possible). */
+  readonly command: string;
+  /** Shown above the card; undefined when the call gave none. */
+  readonly description: string | undefined;
+  /** Absolute, normalised working directory; undefined for persistent shells and `terminal_send`. */
+  readonly cwd: string | undefined;
+  /** `cwd` with the home directory shown as `~`. */
+  readonly displayCwd: string | undefined;
+  /** Id of the persistent shell the command ran in; undefined for standard shells. */
+  readonly session: string | undefined;
+  readonly state: 'running' | 'ok' | 'error';
+  /** An explicit background launch: once settled, only the static command is shown. */
+  readonly background: boolean;
+  /** Output to replay (exit marker removed); undefined while running and for background launches. */
+  readonly output: string | undefined;
+  /** Exit code or signal parsed from the trailing marker, for the pill. */
+  readonly ending: ShellEnding | undefined;
+}
+
+/** One item of a todo list as `todo_write` gave it. */
+export interface TodoItem {
+  readonly content: string;
+  readonly status: 'pending' | 'in_progress' | 'completed';
+}
+
+/** Props of a todo row: the list from the arguments and its counts. */
+export interface TodoCard {
+  readonly kind: 'todo';
+  readonly items: readonly TodoItem[];
+  readonly done: number;
+  readonly active: number;
+  readonly pending: number;
+}
+
+/** One question of `ask_user` as its arguments gave it. */
+export interface QuestionItem {
+  readonly question: string;
+  readonly header: string | undefined;
+  readonly options: readonly { readonly label: string; readonly description: string | undefined }[];
+  readonly multiSelect: boolean;
+}
+
+/** Props of a question row: the questions and where the person is with them. */
+export interface QuestionCard {
+  readonly kind: 'question';
+  readonly state: 'waiting' | 'answered' | 'cancelled' | 'interrupted';
+  readonly questions: readonly QuestionItem[];
+  /** The answers as the result gave them; undefined unless answered. */
+  readonly answers: string | undefined;
+}
+
+/** Props of a skill row. */
+export interface SkillCard {
+  readonly kind: 'skill';
+  readonly name: string;
+  readonly state: ToolCallStatus;
+}
+
+/** Props of a `run_code` row: the program, shown monospace when expanded. */
+export interface CodeCard {
+  readonly kind: 'code';
+  readonly description: string;
+  readonly code: string;
+}
+
+/** Every body a card can have; `kind` tells the renderer which one. */
+export type CardBody =
+  | GenericBody
+  | TerminalCard
+  | DiffCard
+  | ReadCard
+  | SearchCard
+  | WebCard
+  | TodoCard
+  | QuestionCard
+  | SkillCard
+  | CodeCard;
+
+/**
+ * What both clients draw for one tool call: the generic row (always present), one
+ * body, and the cards of its code-dispatch sub-calls in start order (derived with the
+ * same rules, drawn as ordinary rows nested under it).
+ */
+export interface Card {
+  readonly row: GenericRow;
+  readonly body: CardBody;
+  readonly subCalls: readonly Card[];
+}

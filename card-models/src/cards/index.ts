@@ -1,0 +1,78 @@
+/** Card models: pure functions from a tool block and path facts to the props both clients draw. */
+
+// Deriving cards.
+export { deriveCard } from './derive-card.js';
+export { createCardCache, type CardCache } from './card-cache.js';
+export type {
+  Card,
+  CardBody,
+  CodeCard,
+  GenericBody,
+  GenericRow,
+  QuestionCard,
+  QuestionItem,
+  RowKind,
+  SkillCard,
+  TerminalCard,
+  TodoCard,
+  TodoItem,
+} from './card-types.js';
+
+// Each card on its own (`undefined` means the Generic card).
+export { genericRow, flattenContent, summaryMaxLength } from './generic-row.js';
+export { terminalCard } from './terminal-card.js';
+export { todoCard } from './todo-card.js';
+export { questionCard } from './question-card.js';
+export { skillCard } from './skill-card.js';
+export { codeCard } from './code-card.js';
+export { diffCard, type DiffCard, type DiffHunk, type DiffLine } from './diff-card.js';
+export {
+  readCard,
+  type ReadCard,
+  type ReadLine,
+  type RunningReadCard,
+  type SettledReadCard,
+} from './read-card.js';
+export {
+  searchCard,
+  type RunningSearchCard,
+  type SearchCard,
+  type SearchFile,
+  type SearchMatch,
+  type SearchRow,
+  type SettledSearchCard,
+} from './search-card.js';
+export {
+  httpHref,
+  webCard,
+  type WebCard,
+  type WebFetchCard,
+  type WebSearchCard,
+  type WebSource,
+} from './web-card.js';
+export { highlightLines, type HighlightToken } from './highlight-lines.js';
+export { previewLineCount } from './preview-lines.js';
+export { deliverables, deliverablesByTurn, type Deliverable } from './deliverables.js';
+
+// Terminal output.
+export {
+  defaultTerminalCols,
+  limitTerminalLines,
+  renderTerminalOutput,
+  terminalLines,
+  terminalPreview,
+  type TerminalColor,
+  type TerminalLine,
+  type TerminalPreview,
+  type TerminalRenderOptions,
+  type TerminalSpan,
+} from './terminal-output.js';
+
+// Paths.
+export {
+  abbreviateHome,
+  displayPath,
+  normalizePath,
+  resolveWorkdir,
+  type PathFacts,
+} from './path-facts.js';

@@ -1,0 +1,193 @@
+import * as addonModule from '@xterm/addon-unicode11';
+import * as xtermModule from '@xterm/headless';
+import type { Terminal } from '@xterm/headless';
+import type { TerminalCard } from './card-types.js';
+import { readBufferLines } from './terminal-buffer.js';
+
+/** A colour: a palette index (0-255) or a `#rrggbb` true colour. */
+export type TerminalColor = number | string;
+
+/** A styled run of a line, from `start` to `end` (UTF-16 indexes into `text`). */
+export interface TerminalSpan {
+  readonly start: number;
+  readonly end: number;
+  readonly fg?: TerminalColor;
+  readonly bg?: TerminalColor;
+  readonly bold?: boolean;
+  readonly italic?: boolean;
+  readonly underline?: boolean;
+  readonly dim?: boolean;
+  readonly inverse?: boolean;
+}
+
+/** One logical output line after replay: its text and the styled runs (default style omitted). */
+export interface TerminalLine {
+  readonly text: string;
+  readonly spans: readonly TerminalSpan[];
+}
+
+/** Terminal geometry for the replay; `cols` decides where long lines wrap while replaying. */
+export interface TerminalRenderOptions {
+  readonly cols?: number;
+  readonly rows?: number;
+}
+
+/** Default replay width: wide enough that ordinary output does not wrap. */
+export const defaultTerminalCols = 160;
+const defaultRows = 24;
+const maxScrollback = 100_000;
+
+// The package ships CommonJS for Node and ESM for bundlers; a namespace import plus
+// `default` finds the class under both.
+type XtermModule = typeof xtermModule & { default?: typeof xtermModule };
+type AddonModule = typeof addonModule & { default?: typeof addonModule };
+const TerminalClass =
+  (xtermModule as XtermModule).Terminal ?? (xtermModule as XtermModule).default?.Terminal;
+const Unicode11Addon =
+  (addonModule as AddonModule).Unicode11Addon ??
+  (addonModule as AddonModule).default?.Unicode11Addon;
+
+/** The internal synchronous write of xterm 6 (`CoreTerminal.writeSync`); see README.cards.md. */
+type SyncCore = { writeSync?: (data: string) => void };
+
+function writeSync(terminal: Terminal, data: string): boolean {
+  const core = (terminal as unknown as { _core?: SyncCore })._core;
+  if (typeof core?.writeSync !== 'function') return false;
+  core.writeSync(data);
+  return true;
+}
+
+/** Without the emulator: escape sequences dropped, CR keeps the text after the last one. */
+function plainLines(body: string): TerminalLine[] {
+  const stripped = body.replace(
+    // eslint-disable-next-line no-control-regex
+    /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|.)/gs,
+    '',
+  );
+  return stripped
+    .replace(/\n$/, '')
+    .split('\n')
+    .map((line) => ({
+      text:
+        line
+          .split('\r')
+          .filter((part) => part !== '')
+          .pop() ?? '',
+      spans: [],
+    }));
+}
+
+let shared: Terminal | undefined;
+
+/**
+ * The one emulator every replay reuses: construction costs milliseconds, a reset costs
+ * far less. Replays are synchronous, so two of them never share it at once.
+ */
+function emulator(): Terminal | undefined {
+  if (shared || !TerminalClass) return shared;
+  shared = new TerminalClass({
+    cols: defaultTerminalCols,
+    rows: defaultRows,
+    scrollback: 0,
+    convertEol: true,
+    allowProposedApi: true,
+    logLevel: 'off',
+  });
+  if (Unicode11Addon) {
+    shared.loadAddon(new Unicode11Addon());
+    shared.unicode.activeVersion = '11';
+  }
+  return shared;
+}
+
+/**
+ * Replays shell output through a real terminal emulator (xterm.js headless with
+ * Unicode 11 widths) and returns its logical lines with colours and styles. Carriage
+ * returns and cursor movement act as in a terminal (a progress bar ends in its final
+ * state); titles, clipboard, hyperlink and other control sequences have no effect
+ * outside the returned lines. Synchronous and total: never throws.
+ */
+export function renderTerminalOutput(
+  body: string,
+  options: TerminalRenderOptions = {},
+): TerminalLine[] {
+  if (body === '') return [];
+  const cols = Math.max(2, Math.min(1000, Math.floor(options.cols ?? defaultTerminalCols) || 2));
+  const rows = Math.max(1, Math.min(500, Math.floor(options.rows ?? defaultRows) || 1));
+  const terminal = emulator();
+  if (!terminal) return plainLines(body);
+  let newlines = 0;
+  for (let i = body.indexOf('\n'); i >= 0; i = body.indexOf('\n', i + 1)) newlines++;
+  try {
+    terminal.reset();
+    terminal.options.scrollback = Math.min(
+      maxScrollback,
+      newlines + Math.ceil(body.length / cols) + rows,
+    );
+    terminal.resize(cols, rows);
+    if (!writeSync(terminal, body)) return plainLines(body);
+    return readBufferLines(terminal, cols);
+  } catch {
+    return plainLines(body);
+  } finally {
+    try {
+      terminal.reset();
+      terminal.options.scrollback = 0;
+    } catch {
+      shared = undefined;
+    }
+  }
+}
+
+/** Lines a terminal card shows in the conversation: the first `head` and the last `tail`. */
+export const terminalPreview = { head: 3, tail: 5 } as const;
+
+/** A conversation preview of terminal lines: head, the count left out, tail. */
+export interface TerminalPreview {
+  readonly head: readonly TerminalLine[];
+  readonly hidden: number;
+  readonly tail: readonly TerminalLine[];
+}
+
+/**
+ * Limits lines for the conversation: all of them when they fit in `head + tail`,
+ * otherwise the first `head`, the number hidden, and the last `tail`. Details show all.
+ */
+export function limitTerminalLines(
+  lines: readonly TerminalLine[],
+  limit: { readonly head: number; readonly tail: number } = terminalPreview,
+): TerminalPreview {
+  const head = Math.max(0, Math.floor(limit.head));
+  const tail = Math.max(0, Math.floor(limit.tail));
+  if (lines.length <= head + tail) return { head: lines, hidden: 0, tail: [] };
+  return {
+    head: lines.slice(0, head),
+    hidden: lines.length - head - tail,
+    tail: tail === 0 ? [] : lines.slice(lines.length - tail),
+  };
+}
+
+const linesByCard = new WeakMap<TerminalCard, Map<string, TerminalLine[]>>();
+
+/**
+ * The replayed output lines of a terminal card, cached by card identity and geometry so
+ * a re-render of an unchanged card does not replay again. Empty when there is no output.
+ */
+export function terminalLines(
+  card: TerminalCard,
+  options: TerminalRenderOptions = {},
+): readonly TerminalLine[] {
+  if (card.output === undefined) return [];
+  const key = `${options.cols ?? ''}x${options.rows ?? ''}`;
+  let byGeometry = linesByCard.get(card);
+  if (!byGeometry) {
+    byGeometry = new Map();
+    linesByCard.set(card, byGeometry);
+  }
+  let lines = byGeometry.get(key);
+  if (!lines) {
+    lines = renderTerminalOutput(card.output, options);
+    byGeometry.set(key, lines);
+  }
+  return lines;
+}

@@ -1,0 +1,292 @@
+import type { Timestamp } from '@bufbuild/protobuf/wkt';
+import type { Usage } from '@dsh/gen/content';
+import { TurnEndReason, type QuestionResolved, type SessionEvent } from '@dsh/gen/events';
+import { CallTree, type CallEntry, type ToolPool } from './call-tree.js';
+import { NodeVector } from './node-vector.js';
+import {
+  PartialAccumulator,
+  assistantBlock,
+  hasContent,
+  type BlockOrigin,
+} from './partial-accumulator.js';
+import { materializeNode, type NodeSource } from './node-source.js';
+import { reuseItems, reuseMap } from './reuse.js';
+import type {
+  AssistantBlock,
+  ConversationNode,
+  ConversationSnapshot,
+  PendingItem,
+  ToolCallBlock,
+} from './types.js';
+
+/** The previous state a rebuild draws on to keep the identity of unchanged objects. */
+export interface FoldPool {
+  readonly tool: ToolPool;
+  readonly node: (seq: number) => ConversationNode | undefined;
+  readonly snapshot: ConversationSnapshot;
+}
+
+/**
+ * The assembler state of one contiguous window: it folds events in seq order and, at
+ * `commit`, projects what changed into a new immutable snapshot. Folding one event does
+ * a bounded amount of work (no scan of the window); `commit` touches only dirty calls,
+ * dirty nodes and new nodes.
+ */
+export class ConversationFold {
+  readonly events: SessionEvent[] = [];
+  private readonly tree = new CallTree();
+  private readonly sources: NodeSource[] = [];
+  private readonly dirtyNodes = new Set<number>();
+  private vector = NodeVector.empty<ConversationNode>();
+  private readonly partial = new PartialAccumulator();
+  private readonly pending = new Map<string, PendingItem>();
+  private readonly resolved = new Map<string, QuestionResolved>();
+  private pendingChanged = true;
+  private resolvedChanged = true;
+  private last: ConversationSnapshot | undefined;
+
+  /** Seq of the first event, or of the window's end when empty. */
+  get firstSeq(): number {
+    return this.events[0]?.seq ?? 0;
+  }
+
+  /** One past the last event's seq. */
+  get endSeq(): number {
+    return this.firstSeq + this.events.length;
+  }
+
+  /** Folds the next event (its seq must be `endSeq`, or any seq when the window is empty). */
+  add(event: SessionEvent): void {
+    this.events.push(event);
+    this.fold(event);
+  }
+
+  /** What a rebuild of this window needs to keep identities. */
+  pool(): FoldPool {
+    const bySeq = new Map<number, ConversationNode>();
+    for (const node of this.vector.toArray()) bySeq.set(node.seq, node);
+    const tree = this.tree;
+    return {
+      tool: (entry) => (entry.topLevel ? tree.calls : tree.subCalls).get(entry.callId)?.block,
+      node: (seq) => bySeq.get(seq),
+      snapshot: this.last ?? this.commit(),
+    };
+  }
+
+  /** Projects the changes since the last commit into a new snapshot. */
+  commit(pool?: FoldPool): ConversationSnapshot {
+    const tree = this.tree;
+    const rebuilt = pool !== undefined;
+    let runningChanged = tree.runningChanged || rebuilt;
+    for (const entry of tree.dirtyTop) {
+      const before = entry.block;
+      if (tree.project(entry, pool?.tool) === before) continue;
+      for (const home of entry.homes) this.dirtyNodes.add(home);
+      if (tree.running.has(entry.callId)) runningChanged = true;
+    }
+    tree.dirtyTop.clear();
+    tree.runningChanged = false;
+
+    const old = this.vector;
+    const editor = old.edit();
+    for (const index of this.dirtyNodes) {
+      if (index >= old.length) continue;
+      const node = this.materialize(index, pool);
+      if (node !== old.get(index)) editor.set(index, node);
+    }
+    this.dirtyNodes.clear();
+    for (let index = old.length; index < this.sources.length; index++) {
+      editor.push(this.materialize(index, pool));
+    }
+    this.vector = editor.done();
+
+    const last = pool?.snapshot ?? this.last;
+    const running = (): readonly ToolCallBlock[] =>
+      reuseItems(
+        [...tree.running.values()].map((entry) => tree.project(entry)),
+        last?.runningCalls,
+      );
+    const snapshot = snapshotOf(this.vector, {
+      firstSeq: this.firstSeq,
+      endSeq: this.endSeq,
+      partial: this.partial.project(last?.partial),
+      runningCalls: runningChanged || last === undefined ? running() : last.runningCalls,
+      pending:
+        this.pendingChanged || rebuilt || last === undefined
+          ? reuseItems([...this.pending.values()], last?.pending)
+          : last.pending,
+      resolvedQuestions:
+        this.resolvedChanged || rebuilt || last === undefined
+          ? reuseMap(this.resolved, last?.resolvedQuestions)
+          : last.resolvedQuestions,
+    });
+    this.pendingChanged = false;
+    this.resolvedChanged = false;
+    this.last = snapshot;
+    return snapshot;
+  }
+
+  private fold(event: SessionEvent): void {
+    const { seq, time, payload } = event;
+    switch (payload.case) {
+      case 'userMessage': {
+        const { content, source } = payload.value;
+        return this.pushStatic({ kind: 'user', seq, time, content, source });
+      }
+      case 'steeringMessage': {
+        const { turn, content, source } = payload.value;
+        return this.pushStatic({ kind: 'steering', seq, time, turn, content, source });
+      }
+      case 'contextMessage': {
+        const { content, source, envelope, metaJson } = payload.value;
+        return this.pushStatic({ kind: 'context', seq, time, content, source, envelope, metaJson });
+      }
+      case 'assistantChunk': {
+        const { turn, step, chunk } = payload.value;
+        if (chunk !== undefined) this.partial.chunk({ turn, step, seq, time }, chunk.chunk);
+        return;
+      }
+      case 'assistantMessage': {
+        const { turn, step, content, usage } = payload.value;
+        const at = { turn, step, seq, time };
+        this.addAssistant(
+          at,
+          content.map((block) => assistantBlock(block, at)),
+          usage,
+          false,
+        );
+        const state = this.partial.state;
+        if (state !== undefined && state.turn === turn && state.step === step) this.partial.clear();
+        return;
+      }
+      case 'toolCall': {
+        const { turn, step, callId, name, arguments: argsRaw } = payload.value;
+        const entry = this.tree.head(callId, { name, argsRaw, turn, step, seq, time }, true);
+        if (entry !== undefined && entry.homes.length === 0) this.pushTool(entry, seq, time);
+        return;
+      }
+      case 'toolResult': {
+        const { turn, step, callId, content, isError, error, metaJson } = payload.value;
+        const at = { name: '', argsRaw: '', turn, step, seq, time };
+        const result = { content, isError, error, metaJson, seq };
+        const settled = this.tree.settle(callId, at, result);
+        if (settled?.orphan === true) this.pushTool(settled.entry, seq, time);
+        return;
+      }
+      case 'codeDispatchStart': {
+        const { parentCallId, callId, name, arguments: argsRaw } = payload.value;
+        this.tree.startSub(parentCallId, callId, { name, argsRaw, turn: 0, step: 0, seq, time });
+        return;
+      }
+      case 'codeDispatch': {
+        const { parentCallId, callId, content, isError, error } = payload.value;
+        const at = { name: '', argsRaw: '', turn: 0, step: 0, seq, time };
+        const result = { content, isError, error, metaJson: '', seq };
+        this.tree.settleSub(parentCallId, callId, at, result);
+        return;
+      }
+      case 'approvalRequested': {
+        const { approvalId, callId, toolName, reason } = payload.value;
+        const item = { kind: 'approval', seq, approvalId, callId, toolName, reason } as const;
+        return this.setPending(`a:${approvalId}`, item);
+      }
+      case 'approvalResolved':
+        return this.setPending(`a:${payload.value.approvalId}`, undefined);
+      case 'questionRequested': {
+        const { questionId, callId, questions } = payload.value;
+        const item = { kind: 'question', seq, questionId, callId, questions } as const;
+        return this.setPending(`q:${questionId}`, item);
+      }
+      case 'questionResolved':
+        this.resolved.set(payload.value.questionId, payload.value);
+        this.resolvedChanged = true;
+        return this.setPending(`q:${payload.value.questionId}`, undefined);
+      case 'turnStart':
+        return;
+      case 'turnEnd':
+        return this.endTurn(payload.value.turn, payload.value.reason, seq, time);
+      case 'agentError': {
+        const { message, code } = payload.value;
+        return this.pushStatic({ kind: 'agent-error', seq, time, message, code });
+      }
+      case 'extension': {
+        const { type, dataJson } = payload.value;
+        return this.pushStatic({ kind: 'unknown', seq, time, type, dataJson });
+      }
+      case undefined:
+        return this.pushStatic({ kind: 'unknown', seq, time, type: '', dataJson: '{}' });
+      default: {
+        const unhandled: never = payload;
+        return unhandled;
+      }
+    }
+  }
+
+  /** Freezes the turn's partial, stops its open calls when cancelled, closes pending items. */
+  private endTurn(turn: number, reason: TurnEndReason, seq: number, time?: Timestamp): void {
+    const state = this.partial.state;
+    if (state !== undefined && state.turn === turn) {
+      const blocks = this.partial.blocks();
+      if (hasContent(blocks)) this.addAssistant(state, blocks, undefined, true);
+      this.partial.clear();
+    }
+    if (reason === TurnEndReason.CANCELLED) this.tree.stopTurn(turn, seq, time);
+    if (this.pending.size > 0) {
+      this.pending.clear();
+      this.pendingChanged = true;
+    }
+    this.pushStatic({ kind: 'turn-end', seq, time, turn, reason });
+  }
+
+  private addAssistant(
+    at: BlockOrigin,
+    blocks: AssistantBlock[],
+    usage: Usage | undefined,
+    interrupted: boolean,
+  ): void {
+    const index = this.sources.length;
+    const tools = blocks.map((block) => {
+      if (block.kind !== 'tool-call') return undefined;
+      const { name, argsRaw, turn, step, seq, startTime } = block.tool;
+      const head = { name, argsRaw, turn, step, seq, time: startTime };
+      const entry = this.tree.head(block.callId, head, false);
+      entry?.homes.push(index);
+      return entry;
+    });
+    const { turn, step, seq, time } = at;
+    const base = { kind: 'assistant', seq, time, turn, step, usage, interrupted } as const;
+    this.sources.push({ kind: 'assistant', node: undefined, base, blocks, tools });
+  }
+
+  private pushTool(entry: CallEntry, seq: number, time: Timestamp | undefined): void {
+    entry.homes.push(this.sources.length);
+    this.sources.push({ kind: 'tool', node: undefined, seq, time, entry });
+  }
+
+  private pushStatic(node: ConversationNode): void {
+    this.sources.push({ kind: 'static', node, pooled: false });
+  }
+
+  private setPending(key: string, item: PendingItem | undefined): void {
+    if (item !== undefined) this.pending.set(key, item);
+    else if (!this.pending.delete(key)) return;
+    this.pendingChanged = true;
+  }
+
+  private materialize(index: number, pool: FoldPool | undefined): ConversationNode {
+    const source = this.sources[index];
+    if (source === undefined) throw new Error(`no node source at ${index}`);
+    return materializeNode(source, this.tree, pool?.node);
+  }
+}
+
+function snapshotOf(
+  vector: NodeVector<ConversationNode>,
+  parts: Omit<ConversationSnapshot, 'nodes'>,
+): ConversationSnapshot {
+  return Object.defineProperty({ ...parts }, 'nodes', {
+    enumerable: true,
+    configurable: true,
+    get: () => vector.toArray(),
+  }) as ConversationSnapshot;
+}

@@ -1,0 +1,18 @@
+/** Conversation assembly: a contiguous event window folded into immutable snapshots. */
+export {
+  createConversation,
+  type ApplyResult,
+  type Conversation,
+  type WindowError,
+} from './create-conversation.js';
+export type {
+  AssistantBlock,
+  ConversationNode,
+  ConversationSnapshot,
+  PartialMessage,
+  PendingItem,
+  ToolCallBlock,
+  ToolCallStatus,
+  ToolResultFacts,
+  WindowChange,
+} from './types.js';
