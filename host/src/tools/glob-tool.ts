@@ -1,0 +1,73 @@
+import { stat } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
+import { searchTruncationHint, type PathsMeta } from '@dsh/card-models/contract';
+import { schemaArgs, type ObjectSchema } from './tool-args.js';
+import { ToolFailure } from './tool-failure.js';
+import { displayPath } from './display-path.js';
+import { searchFiles } from './search-files.js';
+import { resolveToolPath } from './text-file.js';
+import type { Tool } from './tool.js';
+
+/** Arguments of `glob`. */
+export interface GlobArgs {
+  pattern: string;
+  path?: string;
+}
+
+/** Most paths listed by `glob`. */
+export const globLimit = 1000;
+
+const schema: ObjectSchema = {
+  type: 'object',
+  properties: {
+    pattern: {
+      type: 'string',
+      minLength: 1,
+      description: 'Glob relative to path, e.g. "**/*.ts".',
+    },
+    path: { type: 'string', description: 'Folder to search (default: the session cwd).' },
+  },
+  required: ['pattern'],
+  additionalProperties: false,
+};
+
+/** `glob`: lists files matching a glob pattern, sorted, respecting `.gitignore`. */
+export const globTool: Tool<GlobArgs, PathsMeta> = {
+  name: 'glob',
+  description: 'Lists files matching a glob pattern such as "src/**/*.ts" (respects .gitignore).',
+  parameters: schema as unknown as Record<string, unknown>,
+  parseArgs: schemaArgs<GlobArgs>(schema, (args) =>
+    isAbsolute(args.pattern) ? 'pattern must be relative; put the folder in path' : undefined,
+  ),
+  async execute(args, ctx) {
+    const root = resolveToolPath(ctx.cwd, args.path ?? '.');
+    let isDirectory = false;
+    try {
+      isDirectory = (await stat(root)).isDirectory();
+    } catch {
+      throw new ToolFailure('not_found', `${root} does not exist`);
+    }
+    if (!isDirectory) throw new ToolFailure('not_a_directory', `${root} is not a directory`);
+    const all = (await searchFiles(root, { pattern: args.pattern })).map((p) =>
+      displayPath(ctx.cwd, p),
+    );
+    const paths = all.slice(0, globLimit);
+    const meta: PathsMeta = {
+      shape: 'paths',
+      paths,
+      truncated: all.length > paths.length,
+      total: all.length,
+    };
+    if (all.length === 0) {
+      return {
+        content: `No files match ${args.pattern} in ${displayPath(ctx.cwd, root)}`,
+        isError: false,
+        value: meta,
+      };
+    }
+    const rows = [...paths];
+    if (meta.truncated) rows.push(searchTruncationHint(paths.length, all.length));
+    return { content: rows.join('\n'), isError: false, value: meta };
+  },
+  presentationMeta: (_args, meta) => meta,
+};

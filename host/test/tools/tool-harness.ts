@@ -1,0 +1,75 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  createFirstPartyTools,
+  createToolRuntime,
+  resultText,
+  type FirstPartyToolOptions,
+  type ToolContext,
+  type ToolRunResult,
+} from '../../src/tools/index.js';
+
+/** A settled call as tests look at it. */
+export interface Ran {
+  result: ToolRunResult;
+  text: string;
+  meta: unknown;
+}
+
+/**
+ * Real tools over a fresh temp folder: `cwd` for the session, `spillDir` beside it,
+ * and a runtime to call them by name with JSON arguments.
+ */
+export function createToolHarness(options: FirstPartyToolOptions = {}) {
+  const root = mkdtempSync(join(tmpdir(), 'dsh-tools-'));
+  const cwd = join(root, 'work');
+  const spillDir = join(root, 'spill');
+  mkdirSync(cwd);
+  const tools = createFirstPartyTools({ homeDir: join(root, 'home'), ...options });
+  const runtime = createToolRuntime(tools.tools);
+  let calls = 0;
+
+  function context(overrides: Partial<ToolContext> = {}): ToolContext {
+    return {
+      cwd,
+      signal: new AbortController().signal,
+      sessionId: 'session-1',
+      spillDir,
+      callId: `call-${++calls}`,
+      ...overrides,
+    };
+  }
+
+  async function run(
+    name: string,
+    args: unknown,
+    overrides: Partial<ToolContext> = {},
+    topLevel = true,
+  ): Promise<Ran> {
+    const raw = typeof args === 'string' ? args : JSON.stringify(args);
+    const result = await runtime.run(name, raw, context(overrides), { topLevel });
+    return {
+      result,
+      text: resultText(result),
+      meta: result.metaJson === '' ? undefined : JSON.parse(result.metaJson),
+    };
+  }
+
+  return {
+    root,
+    cwd,
+    spillDir,
+    runtime,
+    tools,
+    context,
+    run,
+    async dispose() {
+      await tools.dispose();
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The harness type, for `let h: ToolHarness` in tests. */
+export type ToolHarness = ReturnType<typeof createToolHarness>;
