@@ -31,10 +31,20 @@ export function encodeEventLine(event: SessionEvent): string {
   const { payload } = event;
   if (payload.case === undefined) return JSON.stringify(head);
   if (payload.case === 'extension') {
-    return JSON.stringify({ ...extensionFields(payload.value.dataJson), ...head });
+    // Head first (like every other line), and again last so stored fields cannot override it.
+    return JSON.stringify({ ...head, ...extensionFields(payload.value.dataJson), ...head });
   }
   const body = toJson(eventTypes[payload.case].schema, payload.value) as JsonObject;
   return JSON.stringify({ ...head, ...body });
+}
+
+/** The validated seq, time and type of a parsed journal line, and all its fields. */
+export interface EventHead {
+  seq: number;
+  time: Date;
+  type: string;
+  /** The whole parsed line, seq, time and type included. */
+  fields: Record<string, JsonValue>;
 }
 
 /**
@@ -50,10 +60,21 @@ export function decodeEventLine(line: string, expectedSeq: number): LineResult<S
   } catch (error) {
     return { ok: false, error: `not valid JSON (${(error as Error).message})` };
   }
+  const head = checkEventHead(parsed, expectedSeq);
+  if (!head.ok) return head;
+  return { ok: true, value: eventFromHead(head.value) };
+}
+
+/**
+ * Checks an already parsed line the way `decodeEventLine` does (object, seq, time,
+ * type) without decoding its payload, so a scan can validate every line cheaply.
+ */
+export function checkEventHead(parsed: unknown, expectedSeq: number): LineResult<EventHead> {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     return { ok: false, error: 'not a JSON object' };
   }
-  const { seq, time, type, ...rest } = parsed as Record<string, JsonValue>;
+  const fields = parsed as Record<string, JsonValue>;
+  const { seq, time, type } = fields;
   if (seq !== expectedSeq) {
     return { ok: false, error: `seq ${JSON.stringify(seq)} where ${expectedSeq} was expected` };
   }
@@ -64,7 +85,23 @@ export function decodeEventLine(line: string, expectedSeq: number): LineResult<S
   if (date === undefined || Number.isNaN(date.getTime())) {
     return { ok: false, error: `malformed "time" ${JSON.stringify(time)}` };
   }
-  const event = create(SessionEventSchema, { seq: expectedSeq, time: timestampFromDate(date) });
+  return { ok: true, value: { seq: expectedSeq, time: date, type, fields } };
+}
+
+/**
+ * Builds the event of a checked line; a body that does not fit its type becomes an
+ * extension. With `only`, just those payload fields are decoded (a projection that
+ * reads two fields of a large tool result need not decode its content).
+ */
+export function eventFromHead(head: EventHead, only?: readonly string[]): SessionEvent {
+  const { type } = head;
+  // Object.fromEntries defines own properties, so a "__proto__" field stays plain data.
+  const rest: Record<string, JsonValue> = Object.fromEntries(
+    only === undefined
+      ? Object.entries(head.fields).filter(([k]) => k !== 'seq' && k !== 'time' && k !== 'type')
+      : only.filter((k) => Object.hasOwn(head.fields, k)).map((k) => [k, head.fields[k]!]),
+  );
+  const event = create(SessionEventSchema, { seq: head.seq, time: timestampFromDate(head.time) });
   const payloadCase = payloadCaseByType.get(type);
   if (payloadCase !== undefined) {
     try {
@@ -72,7 +109,7 @@ export function decodeEventLine(line: string, expectedSeq: number): LineResult<S
         ignoreUnknownFields: true,
       });
       event.payload = { case: payloadCase, value } as SessionEvent['payload'];
-      return { ok: true, value: event };
+      return event;
     } catch {
       // The body does not fit its type: keep it whole as an extension event.
     }
@@ -81,7 +118,7 @@ export function decodeEventLine(line: string, expectedSeq: number): LineResult<S
     case: 'extension',
     value: create(ExtensionEventSchema, { type, dataJson: JSON.stringify(rest) }),
   };
-  return { ok: true, value: event };
+  return event;
 }
 
 /** Reads the seq and type of a line cheaply, without decoding its payload. */

@@ -1,0 +1,107 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Code, ConnectError } from '@connectrpc/connect';
+import type { JournalStore } from '../journal/journal-types.js';
+import type { ApprovalPolicy } from '../providers/config.js';
+import type { ModelProvider } from '../providers/provider.js';
+import type { AgentControl, AgentStatus } from '../session/agent-control.js';
+import type { Tool } from '../tools/tool.js';
+import { createToolRuntime } from '../tools/tool-runtime.js';
+import { openAgentSession, type AgentSession } from './agent-session.js';
+import { systemPrompt } from './system-prompt.js';
+
+/** What the agent runtime of a host is built from. */
+export interface AgentRuntimeOptions {
+  readonly store: JournalStore;
+  /** The model for a session, chosen by the model name in its journal header. */
+  readonly provider: ModelProvider | ((sessionModel: string) => ModelProvider);
+  readonly tools: readonly Tool[];
+  /** Per-tool approval policy overrides (see `approvalVerdict` for the defaults). */
+  readonly approvals?: Readonly<Record<string, ApprovalPolicy>>;
+  /** Folder under which each session spills long output (default: the OS temp dir). */
+  readonly spillRoot?: string;
+  /** Most model steps per turn (default 100). */
+  readonly maxSteps?: number;
+}
+
+/** The agent control of a host, plus what tests and shutdown need. */
+export interface AgentRuntime extends AgentControl {
+  /** Resolves when the session has no running turn and nothing queued. */
+  idle(sessionId: string): Promise<void>;
+  /** Cancels every running turn. */
+  close(): Promise<void>;
+}
+
+/**
+ * Runs one agent per session over the journal store, opened on first use: Prompt queues
+ * or steers, Cancel aborts, Respond answers approvals and questions, and running-state
+ * changes go to `onStatus` listeners.
+ */
+export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
+  const runtime = createToolRuntime(options.tools);
+  const sessions = new Map<string, Promise<AgentSession>>();
+  const running = new Set<string>();
+  const listeners = new Set<(status: AgentStatus) => void>();
+
+  const setStatus = (sessionId: string, isRunning: boolean): void => {
+    if (isRunning) running.add(sessionId);
+    else running.delete(sessionId);
+    for (const listener of listeners) listener({ sessionId, running: isRunning });
+  };
+
+  function session(sessionId: string): Promise<AgentSession> {
+    let opened = sessions.get(sessionId);
+    if (!opened) {
+      opened = options.store.open(sessionId).then((journal) =>
+        openAgentSession({
+          journal,
+          provider:
+            typeof options.provider === 'function'
+              ? options.provider(journal.header.model)
+              : options.provider,
+          runtime,
+          approvals: options.approvals ?? {},
+          systemPrompt: systemPrompt(journal.header.cwd),
+          spillDir: join(options.spillRoot ?? join(tmpdir(), 'dsh-spill'), sessionId),
+          maxSteps: options.maxSteps ?? 100,
+          onStatus: (isRunning) => setStatus(sessionId, isRunning),
+        }),
+      );
+      sessions.set(sessionId, opened);
+      opened.catch(() => sessions.delete(sessionId));
+    }
+    return opened;
+  }
+
+  return {
+    enabled: true,
+    async prompt(sessionId, input) {
+      if (input.content.length === 0) {
+        throw new ConnectError(
+          'a prompt needs content: send at least one text block',
+          Code.InvalidArgument,
+        );
+      }
+      return (await session(sessionId)).prompt(input.content, input.mode);
+    },
+    async cancel(sessionId) {
+      return (await session(sessionId)).cancel();
+    },
+    async respond(sessionId, response) {
+      (await session(sessionId)).respond(response);
+    },
+    isRunning: (sessionId) => running.has(sessionId),
+    onStatus(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async idle(sessionId) {
+      const opened = sessions.get(sessionId);
+      if (opened) await (await opened).idle();
+    },
+    async close() {
+      const open = await Promise.allSettled(sessions.values());
+      await Promise.all(open.map((s) => (s.status === 'fulfilled' ? s.value.cancel() : undefined)));
+    },
+  };
+}

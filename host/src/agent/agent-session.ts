@@ -1,0 +1,273 @@
+import { randomUUID } from 'node:crypto';
+import { Code, ConnectError } from '@connectrpc/connect';
+import type { ContentBlock } from '@dsh/gen/content';
+import { ApprovalDecision, TurnEndReason } from '@dsh/gen/events';
+import { PromptMode, type RespondRequest } from '@dsh/gen/service';
+import type { EventPayload, Journal } from '../journal/journal-types.js';
+import type { ApprovalPolicy } from '../providers/config.js';
+import type { ModelProvider } from '../providers/provider.js';
+import { ProviderError } from '../providers/provider-error.js';
+import type { ToolRuntime } from '../tools/tool-runtime.js';
+import { approvalVerdict } from './approval-policy.js';
+import { createConversationHistory } from './conversation-history.js';
+import { closeDanglingTurn } from './dangling-turn.js';
+import { createEventRecorder } from './event-recorder.js';
+import { runModelStep } from './model-step.js';
+import { payloads } from './payloads.js';
+import { createPendingInteractions } from './pending-interactions.js';
+import { runToolCall, type TurnScope } from './tool-call-runner.js';
+
+/** What an agent session is built from. */
+export interface AgentSessionOptions {
+  readonly journal: Journal;
+  readonly provider: ModelProvider;
+  readonly runtime: ToolRuntime;
+  readonly approvals: Readonly<Record<string, ApprovalPolicy>>;
+  readonly systemPrompt: string;
+  readonly spillDir: string;
+  /** Most model steps one turn may take before it ends with an `agent/error`. */
+  readonly maxSteps: number;
+  readonly onStatus: (running: boolean) => void;
+}
+
+/** The agent of one session: its input queues, the running turn and pending answers. */
+export interface AgentSession {
+  readonly running: boolean;
+  prompt(
+    content: ContentBlock[],
+    mode: PromptMode,
+  ): Promise<{ started: boolean; queuePosition: number }>;
+  /** Clears queued and steering input, aborts the running turn and waits for its `turn/end`. */
+  cancel(): Promise<{ cancelled: boolean; cleared: number }>;
+  respond(response: RespondRequest['response']): void;
+  /** Resolves when no turn runs and nothing is queued. */
+  idle(): Promise<void>;
+}
+
+/** Facts about the machine the model gets once, at the start of a session's first turn. */
+function environmentContext(cwd: string): EventPayload {
+  const facts = { cwd, platform: process.platform, date: new Date().toISOString().slice(0, 10) };
+  const text = `Working directory: ${facts.cwd}\nPlatform: ${facts.platform}\nToday's date: ${facts.date}`;
+  return payloads.contextMessage(text, 'environment', JSON.stringify(facts));
+}
+
+interface Input {
+  readonly content: ContentBlock[];
+  readonly source: string;
+}
+
+/** Opens the agent for a session, folding its journal into the model's conversation once. */
+export async function openAgentSession(options: AgentSessionOptions): Promise<AgentSession> {
+  const { journal, provider, runtime } = options;
+  const history = createConversationHistory();
+  const existing = await journal.read(0, journal.length);
+  history.add(existing);
+  let lastTurn = 0;
+  for (const event of existing) {
+    if (event.payload.case === 'turnStart') lastTurn = Math.max(lastTurn, event.payload.value.turn);
+  }
+  const recorder = createEventRecorder(journal, (events) => history.add(events));
+  const dangling = journal.readOnly ? [] : closeDanglingTurn(existing);
+  if (dangling.length > 0) await recorder.record(dangling);
+  const pending = createPendingInteractions();
+  const sessionAllowed = new Set<string>();
+  let queue: Input[] = [];
+  let steering: Input[] = [];
+  let active: { controller: AbortController; done: Promise<void> } | undefined;
+  let drive: Promise<void> = Promise.resolve();
+  let nextId = 0;
+
+  async function runTurn(input: Input, started: (error?: unknown) => void): Promise<void> {
+    const turn = ++lastTurn;
+    const controller = new AbortController();
+    const signal = controller.signal;
+    const scope: TurnScope = {
+      sessionId: journal.header.sessionId,
+      cwd: journal.header.cwd,
+      spillDir: options.spillDir,
+      turn,
+      signal,
+      recorder,
+      pending,
+      runtime,
+      verdict: (name, args) =>
+        sessionAllowed.has(name)
+          ? { policy: 'allow', reason: '' }
+          : approvalVerdict(name, args, journal.header.cwd, options.approvals),
+      allowForSession: (name) => sessionAllowed.add(name),
+      newId: (prefix) => `${prefix}-${turn}-${++nextId}-${randomUUID().slice(0, 8)}`,
+    };
+    let finish!: () => void;
+    active = { controller, done: new Promise((resolve) => (finish = resolve)) };
+    let reason = TurnEndReason.COMPLETED;
+    try {
+      await recorder.record([
+        payloads.userMessage(input.content, input.source),
+        payloads.turnStart(turn),
+        ...(turn === 1 ? [environmentContext(journal.header.cwd)] : []),
+      ]);
+      started();
+      for (let step = 0; ; step++) {
+        const steer = steering;
+        steering = [];
+        if (steer.length > 0) {
+          await recorder.record(
+            steer.map((s) => payloads.steeringMessage(turn, s.content, s.source)),
+          );
+        }
+        if (step >= options.maxSteps) {
+          const message = `The turn stopped after ${options.maxSteps} model steps without finishing; send a new prompt to continue.`;
+          await recorder.record([payloads.agentError(message, 'step_limit')]);
+          reason = TurnEndReason.ERROR;
+          break;
+        }
+        const request = {
+          model: provider.model,
+          messages: [
+            { role: 'system' as const, content: options.systemPrompt },
+            ...history.messages(),
+          ],
+          tools: runtime.definitions(),
+          signal,
+          cwd: journal.header.cwd,
+        };
+        const result = await runModelStep(provider, request, { turn, step }, recorder);
+        if (signal.aborted) break;
+        await recorder.record([
+          payloads.assistantMessage(
+            { turn, step },
+            result.content,
+            result.usage,
+            provider.model,
+            result.finishReason,
+          ),
+        ]);
+        for (const call of result.toolCalls) await runToolCall(scope, step, call);
+        if (signal.aborted) break;
+        if (result.toolCalls.length === 0 && steering.length === 0) break;
+      }
+    } catch (cause) {
+      started(cause);
+      if (!signal.aborted) {
+        const error =
+          cause instanceof ProviderError
+            ? cause
+            : {
+                code: 'internal',
+                message: `The agent failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+              };
+        reason = TurnEndReason.ERROR;
+        await recorder
+          .record([payloads.agentError(error.message, error.code)])
+          .catch(() => undefined);
+      }
+    } finally {
+      started();
+      if (signal.aborted) reason = TurnEndReason.CANCELLED;
+      await recorder.record([payloads.turnEnd(turn, reason)]).catch((cause: unknown) => {
+        console.error(
+          `dsh: cannot record the end of turn ${turn} of ${journal.header.sessionId}:`,
+          cause,
+        );
+      });
+      finish();
+    }
+  }
+
+  function start(first: Input): Promise<void> {
+    let started!: (error?: unknown) => void;
+    const recorded = new Promise<void>((resolve, reject) => {
+      started = (error) => (error === undefined ? resolve() : reject(error));
+    });
+    options.onStatus(true);
+    drive = (async () => {
+      let next: Input | undefined = first;
+      while (next) {
+        await runTurn(next, started);
+        next = queue.shift();
+      }
+      active = undefined;
+      options.onStatus(false);
+    })();
+    return recorded;
+  }
+
+  return {
+    get running() {
+      return active !== undefined;
+    },
+    async prompt(content, mode) {
+      if (journal.readOnly) {
+        throw new ConnectError(
+          `session ${journal.header.sessionId} is read-only: it cannot take input`,
+          Code.FailedPrecondition,
+        );
+      }
+      if (active && mode === PromptMode.STEER) {
+        steering.push({ content, source: 'user' });
+        return { started: false, queuePosition: 0 };
+      }
+      if (active) {
+        queue.push({ content, source: 'queued' });
+        return { started: false, queuePosition: queue.length };
+      }
+      await start({ content, source: 'user' });
+      return { started: true, queuePosition: 0 };
+    },
+    async cancel() {
+      const cleared = queue.length + steering.length;
+      queue = [];
+      steering = [];
+      const turn = active;
+      if (!turn) return { cancelled: false, cleared };
+      turn.controller.abort();
+      await turn.done;
+      return { cancelled: true, cleared };
+    },
+    respond(response) {
+      const sessionId = journal.header.sessionId;
+      switch (response.case) {
+        case 'approval': {
+          const { approvalId, decision } = response.value;
+          if (decision === ApprovalDecision.CANCELLED) {
+            throw new ConnectError(
+              'an approval decision must be allow, allow_session or deny',
+              Code.InvalidArgument,
+            );
+          }
+          if (!pending.answerApproval(approvalId, decision)) {
+            throw new ConnectError(
+              `no approval "${approvalId}" is pending in session ${sessionId}`,
+              Code.FailedPrecondition,
+            );
+          }
+          return;
+        }
+        case 'question': {
+          const { questionId, answers, cancelled } = response.value;
+          const value = cancelled ? ('cancelled' as const) : answers.map((a) => [...a.values]);
+          if (!pending.answerQuestion(questionId, value)) {
+            throw new ConnectError(
+              `no question "${questionId}" is pending in session ${sessionId}`,
+              Code.FailedPrecondition,
+            );
+          }
+          return;
+        }
+        case undefined:
+          throw new ConnectError(
+            'a response must carry an approval or a question answer',
+            Code.InvalidArgument,
+          );
+        default: {
+          const unknownCase: never = response;
+          throw new ConnectError(
+            `unknown response ${JSON.stringify(unknownCase)}`,
+            Code.InvalidArgument,
+          );
+        }
+      }
+    },
+    idle: () => drive,
+  };
+}

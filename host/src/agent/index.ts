@@ -1,0 +1,9 @@
+/** The agent runtime: one model loop per session over the journal, behind `AgentControl`. */
+export {
+  createAgentRuntime,
+  type AgentRuntime,
+  type AgentRuntimeOptions,
+} from './agent-runtime.js';
+export { approvalVerdict, type ApprovalVerdict } from './approval-policy.js';
+export { createConversationHistory, type ConversationHistory } from './conversation-history.js';
+export { systemPrompt } from './system-prompt.js';

@@ -1,0 +1,136 @@
+import { errorCodes, interruptedMessage } from '@dsh/card-models/contract';
+import { ApprovalDecision } from '@dsh/gen/events';
+import type { ToolContext } from '../tools/tool.js';
+import type { ToolRunResult, ToolRuntime } from '../tools/tool-runtime.js';
+import type { ApprovalVerdict } from './approval-policy.js';
+import type { EventRecorder } from './event-recorder.js';
+import { payloads, textBlock } from './payloads.js';
+import type { PendingInteractions } from './pending-interactions.js';
+
+/** Everything a turn's tool calls share. */
+export interface TurnScope {
+  readonly sessionId: string;
+  readonly cwd: string;
+  readonly spillDir: string;
+  readonly turn: number;
+  readonly signal: AbortSignal;
+  readonly recorder: EventRecorder;
+  readonly pending: PendingInteractions;
+  readonly runtime: ToolRuntime;
+  verdict(toolName: string, rawArgs: string): ApprovalVerdict;
+  /** Called when a person answers "allow for this session". */
+  allowForSession(toolName: string): void;
+  newId(prefix: string): string;
+}
+
+/** How long a cancelled tool gets to kill its processes before the turn ends anyway. */
+const killGraceMs = 3000;
+
+/** The result recorded for a call left open by a cancelled turn. */
+export function interruptedResult(): ToolRunResult {
+  return {
+    content: [textBlock(interruptedMessage)],
+    isError: true,
+    error: { name: 'Interrupted', code: errorCodes.interrupted, message: interruptedMessage },
+    metaJson: '',
+  };
+}
+
+/**
+ * Runs one top-level call: records `tool/call`, applies the approval policy (recording
+ * `approval/*`), runs the tool with a context whose `askUser` records `question/*` and whose
+ * `dispatch` records code-dispatch sub-calls, then records `tool/result`. A cancelled turn
+ * settles the call as interrupted.
+ */
+export async function runToolCall(
+  scope: TurnScope,
+  step: number,
+  call: { id: string; name: string; arguments: string },
+): Promise<void> {
+  const at = { turn: scope.turn, step };
+  const { recorder } = scope;
+  await recorder.record([payloads.toolCall(at, call.id, call.name, call.arguments)]);
+  const settle = (result: ToolRunResult): Promise<unknown> =>
+    recorder.record([payloads.toolResult(at, call.id, result)]);
+  if (scope.signal.aborted) return void (await settle(interruptedResult()));
+
+  const verdict = scope.verdict(call.name, call.arguments);
+  if (verdict.policy === 'deny') {
+    return void (await settle(denied(`${call.name} is not allowed: ${verdict.reason}.`)));
+  }
+  if (verdict.policy === 'ask') {
+    const approvalId = scope.newId('approval');
+    // Registered before the request is durable, so an answer to it can never arrive early.
+    const answer = scope.pending.waitApproval(approvalId, scope.signal);
+    await recorder.record([
+      payloads.approvalRequested(approvalId, call.id, call.name, verdict.reason),
+    ]);
+    const decision = await answer;
+    await recorder.record([payloads.approvalResolved(approvalId, decision)]);
+    if (decision === ApprovalDecision.CANCELLED) return void (await settle(interruptedResult()));
+    if (decision === ApprovalDecision.ALLOW_SESSION) scope.allowForSession(call.name);
+    else if (decision !== ApprovalDecision.ALLOW) {
+      return void (await settle(denied(`The person denied this ${call.name} call.`)));
+    }
+  }
+
+  let open = true;
+  const ctx: ToolContext = {
+    cwd: scope.cwd,
+    signal: scope.signal,
+    sessionId: scope.sessionId,
+    spillDir: scope.spillDir,
+    callId: call.id,
+    askUser: async (questions, signal) => {
+      const questionId = scope.newId('question');
+      const answer = scope.pending.waitQuestion(questionId, signal);
+      await recorder.record([payloads.questionRequested(questionId, call.id, questions)]);
+      const answers = await answer;
+      await recorder.record([payloads.questionResolved(questionId, answers)]);
+      return answers;
+    },
+  };
+  ctx.dispatch = scope.runtime.createDispatch(ctx, {
+    start: (sub) => {
+      if (open)
+        void recorder.record([
+          payloads.codeDispatchStart(sub.parentCallId, sub.callId, sub.name, sub.arguments),
+        ]);
+    },
+    settle: (sub) => {
+      if (open)
+        void recorder.record([payloads.codeDispatch(sub.parentCallId, sub.callId, sub.result)]);
+    },
+  });
+  const run = scope.runtime.run(call.name, call.arguments, ctx, { topLevel: true });
+  const result = await untilAborted(run, scope.signal);
+  open = false;
+  await settle(scope.signal.aborted || result === undefined ? interruptedResult() : result);
+}
+
+function denied(message: string): ToolRunResult {
+  return {
+    content: [textBlock(`Error: ${message}`)],
+    isError: true,
+    error: { name: 'Denied', code: errorCodes.denied, message },
+    metaJson: '',
+  };
+}
+
+/** The run's result; after an abort, waits at most `killGraceMs` for the tool to stop. */
+async function untilAborted(
+  run: Promise<ToolRunResult>,
+  signal: AbortSignal,
+): Promise<ToolRunResult | undefined> {
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<undefined>((resolve) => {
+    onAbort = () => setTimeout(() => resolve(undefined), killGraceMs).unref();
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([run, aborted]);
+  } finally {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+  }
+}

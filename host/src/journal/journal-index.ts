@@ -1,0 +1,66 @@
+/**
+ * The in-memory index of one journal: the byte offset of every event line and the
+ * sorted seqs of message boundaries, in growing typed arrays (8 bytes per event, 4 per
+ * message), so a page or read finds its byte range without touching other lines.
+ */
+export class JournalIndex {
+  private offsets: Float64Array;
+  private boundaries = new Uint32Array(1024);
+  private boundaryCount = 0;
+  private count = 0;
+
+  /** `firstOffset` is the byte offset of event 0 (just past the header line). */
+  constructor(firstOffset: number) {
+    this.offsets = new Float64Array(4096);
+    this.offsets[0] = firstOffset;
+  }
+
+  /** Number of indexed events. */
+  get length(): number {
+    return this.count;
+  }
+
+  /** Byte offset just past the last indexed line: where the next line goes. */
+  get end(): number {
+    return this.offsets[this.count] as number;
+  }
+
+  /** Indexes the next event: its line takes `bytes` bytes including the newline. */
+  push(bytes: number, isMessage: boolean): void {
+    if (this.count + 2 > this.offsets.length) this.offsets = grow(this.offsets);
+    if (isMessage) {
+      if (this.boundaryCount === this.boundaries.length) this.boundaries = grow(this.boundaries);
+      this.boundaries[this.boundaryCount++] = this.count;
+    }
+    this.offsets[this.count + 1] = (this.offsets[this.count] as number) + bytes;
+    this.count += 1;
+  }
+
+  /** Byte range [start, end) holding the lines of events from <= seq < to. */
+  byteRange(from: number, to: number): [number, number] {
+    return [this.offsets[from] as number, this.offsets[to] as number];
+  }
+
+  /** Number of message boundaries with seq < `end`. */
+  messagesBefore(end: number): number {
+    let lo = 0;
+    let hi = this.boundaryCount;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((this.boundaries[mid] as number) < end) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Seq of the i-th message boundary (0-based). */
+  boundary(i: number): number {
+    return this.boundaries[i] as number;
+  }
+}
+
+function grow<T extends Float64Array | Uint32Array>(array: T): T {
+  const next = new (array.constructor as new (length: number) => T)(array.length * 2);
+  next.set(array);
+  return next;
+}

@@ -1,0 +1,40 @@
+import type { JsonValue } from '@bufbuild/protobuf';
+import type { SessionEvent } from '@dsh/gen/events';
+import type { ProjectionRegistry, ProjectionStates } from '../projections/index.js';
+
+/** Events between two checkpoints: a baseline folds at most this many minus one. */
+export const checkpointInterval = 256;
+
+/**
+ * The projection states of one journal: the live state after its last event, and a
+ * snapshot every `checkpointInterval` events, so a baseline for any seq restores the
+ * checkpoint at or below it and folds fewer than 256 events.
+ */
+export class ProjectionCheckpoints {
+  private states: ProjectionStates;
+  private readonly snapshots: JsonValue[];
+  private count = 0;
+
+  constructor(readonly registry: ProjectionRegistry) {
+    this.states = registry.initial();
+    this.snapshots = [registry.snapshot(this.states)];
+  }
+
+  /**
+   * Advances past the next event. `event` may be undefined when its type is not in
+   * `registry.reads` (no projection reads it, so it need not be decoded).
+   */
+  advance(event: SessionEvent | undefined): void {
+    if (event !== undefined) this.states = this.registry.fold(this.states, event);
+    this.count += 1;
+    if (this.count % checkpointInterval === 0) {
+      this.snapshots.push(this.registry.snapshot(this.states));
+    }
+  }
+
+  /** The latest checkpoint at or below `seq`: its seq and restored states. */
+  checkpointFor(seq: number): { seq: number; states: ProjectionStates } {
+    const i = Math.min(Math.floor(seq / checkpointInterval), this.snapshots.length - 1);
+    return { seq: i * checkpointInterval, states: this.registry.restore(this.snapshots[i]!) };
+  }
+}

@@ -1,0 +1,105 @@
+import type { FileHandle } from 'node:fs/promises';
+import type { ProjectionRegistry } from '../projections/index.js';
+import { messageTypes } from './event-types.js';
+import { decodeHeaderLine, type JournalHeader } from './journal-header.js';
+import { JournalIndex } from './journal-index.js';
+import { checkEventHead, eventFromHead } from './journal-line.js';
+import { ProjectionCheckpoints } from './projection-checkpoints.js';
+import { scanLines } from './scan-lines.js';
+
+/** What one pass over a journal file builds. */
+export interface ScannedJournal {
+  readonly header: JournalHeader;
+  readonly index: JournalIndex;
+  readonly checkpoints: ProjectionCheckpoints;
+  /** Time of the last event; undefined for an empty journal. */
+  readonly lastTime: Date | undefined;
+  /** Bytes past the last good line (a torn tail) that a writer must cut off. */
+  readonly tornFrom: number | undefined;
+}
+
+/** Why a scan failed: the 1-based file line at fault (0 = the whole file) and the reason. */
+export interface ScanFailure {
+  readonly line: number;
+  readonly reason: string;
+}
+
+/**
+ * Reads a journal file once, in chunks: checks the header (format version, session
+ * id), validates every event line (JSON object, seq, time, type), indexes line offsets
+ * and message boundaries, and folds the projections, decoding only the fields a
+ * projection reads. An unterminated or unparseable last line is torn: reported as
+ * `tornFrom`, not an error. Any other bad line fails the scan.
+ */
+export async function scanJournal(
+  fd: FileHandle,
+  sessionId: string,
+  registry: ProjectionRegistry,
+): Promise<{ ok: true; value: ScannedJournal } | { ok: false; failure: ScanFailure }> {
+  let header: JournalHeader | undefined;
+  let index: JournalIndex | undefined;
+  const checkpoints = new ProjectionCheckpoints(registry);
+  let lastTime: Date | undefined;
+  let failure: ScanFailure | undefined;
+  let unparsed: { offset: number; line: number; reason: string } | undefined;
+  let lineNo = 0;
+
+  const scan = await scanLines(fd, 0, (bytes, offset) => {
+    lineNo += 1;
+    const text = bytes.toString('utf8');
+    if (header === undefined) {
+      const decoded = decodeHeaderLine(text);
+      if (!decoded.ok) failure = { line: 1, reason: decoded.error };
+      else if (decoded.value.sessionId !== sessionId) {
+        failure = {
+          line: 1,
+          reason: `the header names session ${JSON.stringify(decoded.value.sessionId)}, not the file's ${JSON.stringify(sessionId)}`,
+        };
+      } else {
+        header = decoded.value;
+        index = new JournalIndex(offset + bytes.length + 1);
+      }
+      return failure === undefined;
+    }
+    if (unparsed !== undefined) {
+      failure = { line: unparsed.line, reason: unparsed.reason };
+      return false;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      unparsed = { offset, line: lineNo, reason: `not valid JSON (${(error as Error).message})` };
+      return true;
+    }
+    const seq = index!.length;
+    const head = checkEventHead(parsed, seq);
+    if (!head.ok) {
+      failure = { line: lineNo, reason: head.error };
+      return false;
+    }
+    const { type } = head.value;
+    index!.push(bytes.length + 1, messageTypes.has(type));
+    const reads = registry.reads.get(type);
+    checkpoints.advance(reads === undefined ? undefined : eventFromHead(head.value, reads));
+    lastTime = head.value.time;
+    return true;
+  });
+
+  if (failure !== undefined) return { ok: false, failure };
+  if (header === undefined || index === undefined) {
+    const reason = scan.size === 0 ? 'the file is empty' : 'the header line is incomplete';
+    return { ok: false, failure: { line: 1, reason } };
+  }
+  const goodEnd = unparsed?.offset ?? scan.end;
+  return {
+    ok: true,
+    value: {
+      header,
+      index,
+      checkpoints,
+      lastTime,
+      tornFrom: goodEnd < scan.size ? goodEnd : undefined,
+    },
+  };
+}

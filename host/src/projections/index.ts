@@ -1,0 +1,11 @@
+/** Projections: pure folds over raw events whose state a tail page carries as its baseline. */
+export type { BaselineFields, Projection } from './projection.js';
+export {
+  createProjectionRegistry,
+  defaultProjections,
+  type ProjectionRegistry,
+  type ProjectionStates,
+} from './projection-registry.js';
+export { parseTodoArguments, type TodoEntry } from './todo-arguments.js';
+export { todoList, type TodoListState } from './todo-list.js';
+export { tokenUsage, type TokenUsageState } from './token-usage.js';

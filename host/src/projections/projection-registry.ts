@@ -1,0 +1,58 @@
+import { create, type JsonValue } from '@bufbuild/protobuf';
+import type { SessionEvent } from '@dsh/gen/events';
+import { BaselineSchema, type Baseline } from '@dsh/gen/service';
+import type { Projection } from './projection.js';
+import { todoList } from './todo-list.js';
+import { tokenUsage } from './token-usage.js';
+
+/** The states of every registered projection, in registry order. */
+export type ProjectionStates = readonly unknown[];
+
+/** Runs a fixed set of projections side by side and turns their states into a `Baseline`. */
+export interface ProjectionRegistry {
+  /** Journal type -> the payload fields any projection reads; other types need no decoding. */
+  readonly reads: ReadonlyMap<string, readonly string[]>;
+  initial(): ProjectionStates;
+  fold(states: ProjectionStates, event: SessionEvent): ProjectionStates;
+  snapshot(states: ProjectionStates): JsonValue;
+  restore(snapshot: JsonValue): ProjectionStates;
+  baseline(states: ProjectionStates, beforeSeq: number): Baseline;
+}
+
+/** The projections every journal keeps: token-usage totals and the latest todo list. */
+export const defaultProjections: readonly Projection<unknown>[] = [
+  tokenUsage as Projection<unknown>,
+  todoList as Projection<unknown>,
+];
+
+/** Builds the registry of `projections` (the default ones unless given). */
+export function createProjectionRegistry(
+  projections: readonly Projection<unknown>[] = defaultProjections,
+): ProjectionRegistry {
+  const reads = new Map<string, string[]>();
+  for (const projection of projections) {
+    for (const [type, fields] of Object.entries(projection.reads)) {
+      reads.set(type, [...new Set([...(reads.get(type) ?? []), ...fields])]);
+    }
+  }
+  return {
+    reads,
+    initial: () => projections.map((p) => p.initial()),
+    fold(states, event) {
+      let changed = false;
+      const next = projections.map((p, i) => {
+        const state = p.fold(states[i], event);
+        if (state !== states[i]) changed = true;
+        return state;
+      });
+      return changed ? next : states;
+    },
+    snapshot: (states) => projections.map((p, i) => p.snapshot(states[i])),
+    restore: (snapshot) =>
+      projections.map((p, i) => p.restore((snapshot as JsonValue[])[i] ?? null)),
+    baseline(states, beforeSeq) {
+      const fields = projections.map((p, i) => p.toBaseline(states[i]));
+      return create(BaselineSchema, Object.assign({ beforeSeq }, ...fields));
+    },
+  };
+}

@@ -1,0 +1,113 @@
+import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/** A tool approval policy: run it, ask a person first, or never run it. */
+export type ApprovalPolicy = 'allow' | 'ask' | 'deny';
+
+/** Where the model comes from: the offline demo model or an OpenAI-compatible endpoint. */
+export type ModelConfig =
+  | { readonly kind: 'demo'; readonly model: 'demo' }
+  | {
+      readonly kind: 'openai';
+      readonly baseUrl: string;
+      readonly model: string;
+      readonly apiKey: string | undefined;
+    };
+
+/** The host's agent settings after merging flags, environment, config file and defaults. */
+export interface AgentConfig {
+  readonly model: ModelConfig;
+  /** Per-tool policy overrides from the config file's `approvals` object. */
+  readonly approvals: Readonly<Record<string, ApprovalPolicy>>;
+  /** The config file that was read, or undefined when there was none. */
+  readonly configPath: string | undefined;
+}
+
+/** Command-line flags that bear on the model. */
+export interface ConfigFlags {
+  readonly baseUrl?: string;
+  readonly model?: string;
+  readonly apiKey?: string;
+  /** A config file to read instead of `~/.dsh/config.json` (it must exist). */
+  readonly config?: string;
+}
+
+/** Used when a key is configured without a base URL or model. */
+export const defaultBaseUrl = 'https://api.deepseek.com/v1';
+/** Used when a key is configured without a model. */
+export const defaultModel = 'deepseek-chat';
+
+/**
+ * Merges settings with precedence flag > env (`DSH_BASE_URL`, `DSH_MODEL`, `DSH_API_KEY`) >
+ * config file > default. With no key and no base URL anywhere, or model `demo`, the offline
+ * demo model is chosen. Returns an error message instead of throwing on a bad file.
+ */
+export async function loadAgentConfig(
+  flags: ConfigFlags,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  home = homedir(),
+): Promise<{ config: AgentConfig } | { error: string }> {
+  const explicit = flags.config !== undefined;
+  const path = flags.config ?? join(home, '.dsh', 'config.json');
+  let file: Record<string, unknown> = {};
+  let configPath: string | undefined;
+  try {
+    const text = await readFile(path, 'utf8');
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      return {
+        error: `${path}: the config file must hold a JSON object like {"model": "deepseek-chat"}.`,
+      };
+    }
+    file = parsed as Record<string, unknown>;
+    configPath = path;
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && !explicit) file = {};
+    else if (code === 'ENOENT')
+      return { error: `${path}: no such config file. Check the --config path.` };
+    else return { error: `${path}: cannot read the config file: ${(cause as Error).message}` };
+  }
+  const fromFile = (key: string): string | undefined => {
+    const value = file[key];
+    return typeof value === 'string' && value !== '' ? value : undefined;
+  };
+  const pick = (flag: string | undefined, envName: string, key: string): string | undefined =>
+    nonEmpty(flag) ?? nonEmpty(env[envName]) ?? fromFile(key);
+
+  const baseUrl = pick(flags.baseUrl, 'DSH_BASE_URL', 'baseUrl');
+  const model = pick(flags.model, 'DSH_MODEL', 'model');
+  const apiKey = pick(flags.apiKey, 'DSH_API_KEY', 'apiKey');
+  const approvals = parseApprovals(file['approvals']);
+  if ('error' in approvals) return { error: `${path}: ${approvals.error}` };
+
+  const useDemo = model === 'demo' || (apiKey === undefined && baseUrl === undefined);
+  const modelConfig: ModelConfig = useDemo
+    ? { kind: 'demo', model: 'demo' }
+    : { kind: 'openai', baseUrl: baseUrl ?? defaultBaseUrl, model: model ?? defaultModel, apiKey };
+  return { config: { model: modelConfig, approvals: approvals.value, configPath } };
+}
+
+function parseApprovals(
+  raw: unknown,
+): { value: Record<string, ApprovalPolicy> } | { error: string } {
+  if (raw === undefined) return { value: {} };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return { error: '"approvals" must be an object like {"bash": "allow"}.' };
+  }
+  const value: Record<string, ApprovalPolicy> = {};
+  for (const [tool, policy] of Object.entries(raw)) {
+    if (policy !== 'allow' && policy !== 'ask' && policy !== 'deny') {
+      return {
+        error: `"approvals.${tool}" must be "allow", "ask" or "deny", not ${JSON.stringify(policy)}.`,
+      };
+    }
+    value[tool] = policy;
+  }
+  return { value };
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
+}

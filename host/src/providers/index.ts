@@ -1,0 +1,24 @@
+/** Model providers: the OpenAI-compatible streaming client, the offline demo model, config. */
+export type {
+  ModelProvider,
+  ProviderChunk,
+  ProviderMessage,
+  ProviderRequest,
+  ProviderTool,
+  ProviderToolCall,
+} from './provider.js';
+export { ProviderError, type ProviderErrorCode } from './provider-error.js';
+export { createOpenAiProvider, type OpenAiProviderOptions } from './openai-provider.js';
+export { createDemoProvider, type DemoProviderOptions } from './demo-provider.js';
+export { createProviderFactory } from './provider-factory.js';
+export { sseEvents } from './sse-events.js';
+export { retryDelay } from './retry-delay.js';
+export {
+  defaultBaseUrl,
+  defaultModel,
+  loadAgentConfig,
+  type AgentConfig,
+  type ApprovalPolicy,
+  type ConfigFlags,
+  type ModelConfig,
+} from './config.js';
