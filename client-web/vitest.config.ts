@@ -1,0 +1,11 @@
+import vue from '@vitejs/plugin-vue';
+import { defineProject } from 'vitest/config';
+
+export default defineProject({
+  plugins: [vue()],
+  test: {
+    name: 'client-web',
+    include: ['test/**/*.test.ts'],
+    environment: 'happy-dom',
+  },
+});

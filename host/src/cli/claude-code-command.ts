@@ -1,0 +1,162 @@
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createJournalStore, type JournalStore } from '../journal/index.js';
+import { importClaudeCode, watchClaudeCode } from '../import/index.js';
+
+/** Where Claude Code keeps its transcripts. */
+export const defaultClaudeProjectsDir = '~/.claude/projects';
+
+/** The usage text of `dsh import`. */
+export const importUsage = `usage: dsh import claude-code [DIR|FILE] [--data-dir DIR]
+
+Imports Claude Code transcripts (default ${defaultClaudeProjectsDir}) as dsh sessions.
+Re-running continues grown transcripts and never duplicates events.
+
+options:
+  --data-dir DIR    where session journals live   (env DSH_DATA_DIR, default ~/.dsh/sessions)
+`;
+
+/** The settings of `dsh import claude-code`. */
+export type ImportRequest =
+  | { kind: 'import'; source: string; dataDir: string }
+  | { kind: 'help' }
+  | { kind: 'error'; message: string };
+
+/** Parses the arguments after `dsh import`; bad input gives an `error` naming the fix. */
+export function parseImportArgs(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string = process.cwd(),
+): ImportRequest {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: { 'data-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    });
+  } catch (error) {
+    return { kind: 'error', message: (error as Error).message };
+  }
+  const { values, positionals } = parsed;
+  if (values.help === true) return { kind: 'help' };
+  const [format, source = defaultClaudeProjectsDir, ...extra] = positionals;
+  if (format !== 'claude-code') {
+    return {
+      kind: 'error',
+      message: `unknown import format ${JSON.stringify(format ?? '')}: use "dsh import claude-code [DIR|FILE]"`,
+    };
+  }
+  if (extra.length > 0)
+    return { kind: 'error', message: `unexpected argument ${JSON.stringify(extra[0])}` };
+  const dataDir = values['data-dir'] ?? (env.DSH_DATA_DIR || undefined) ?? '~/.dsh/sessions';
+  return { kind: 'import', source: expandPath(source, cwd), dataDir: expandPath(dataDir, cwd) };
+}
+
+/**
+ * Runs `dsh import ...`: imports, reports malformed lines and failed transcripts on
+ * stderr, progress on stderr when it is a terminal, and a summary on stdout. Resolves
+ * with the exit code (1 when any transcript failed).
+ */
+export async function runImportCommand(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<number> {
+  const request = parseImportArgs(argv, env);
+  if (request.kind === 'help') {
+    process.stdout.write(importUsage);
+    return 0;
+  }
+  if (request.kind === 'error') {
+    process.stderr.write(`dsh: ${request.message}\n\n${importUsage}`);
+    return 2;
+  }
+  const tty = process.stderr.isTTY === true;
+  let shown = -1;
+  const progress = (done: number, total: number): void => {
+    const percent = total === 0 ? 100 : Math.floor((done / total) * 100);
+    if (!tty || percent === shown) return;
+    shown = percent;
+    process.stderr.write(`\rdsh: importing ${mib(done)} of ${mib(total)} (${percent}%)`);
+  };
+  const warn = (message: string): void => {
+    process.stderr.write(`${tty && shown >= 0 ? '\n' : ''}dsh: ${message}\n`);
+  };
+  let store: JournalStore | undefined;
+  try {
+    store = await createJournalStore({ dataDir: request.dataDir });
+    const summary = await importClaudeCode(store, request.source, {
+      onProgress: progress,
+      onWarning: warn,
+    });
+    if (tty && shown >= 0) process.stderr.write('\n');
+    process.stdout.write(
+      `dsh: imported ${summary.files} transcript(s) into ${summary.sessions.length} session(s) ` +
+        `(${summary.events} new events, ${summary.malformed} malformed line(s) skipped) in ${request.dataDir}\n`,
+    );
+    for (const failure of summary.failed)
+      process.stderr.write(`dsh: failed: ${failure.path}: ${failure.error}\n`);
+    return summary.failed.length > 0 ? 1 : 0;
+  } catch (error) {
+    process.stderr.write(`dsh: ${(error as Error).message}\n`);
+    return 1;
+  } finally {
+    await store?.close();
+  }
+}
+
+/**
+ * Takes `--watch-claude [DIR]` (or `--watch-claude=DIR`) out of `dsh serve` arguments:
+ * the option's value is optional, which `parseArgs` cannot express.
+ */
+export function extractWatchClaude(
+  argv: readonly string[],
+  cwd: string = process.cwd(),
+): { argv: string[]; watchClaude: string | undefined } {
+  const rest: string[] = [];
+  let watchClaude: string | undefined;
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i]!;
+    if (arg.startsWith('--watch-claude=')) {
+      watchClaude = expandPath(
+        arg.slice('--watch-claude='.length) || defaultClaudeProjectsDir,
+        cwd,
+      );
+    } else if (arg === '--watch-claude') {
+      const next = argv[i + 1];
+      const takesNext = next !== undefined && !next.startsWith('-') && next !== 'serve';
+      watchClaude = expandPath(takesNext ? next : defaultClaudeProjectsDir, cwd);
+      if (takesNext) i += 1;
+    } else rest.push(arg);
+  }
+  return { argv: rest, watchClaude };
+}
+
+/**
+ * The `dsh serve` hook that keeps the transcripts under `dir` imported into the served
+ * store while the host runs; resolves with the function that stops it.
+ */
+export function attachClaudeWatch(
+  dir: string,
+  out: (line: string) => void,
+): (store: JournalStore) => Promise<() => Promise<void>> {
+  return async (store) => {
+    const watch = await watchClaudeCode(store, dir, {
+      onWarning: (message) => out(`dsh: ${message}`),
+    });
+    out(`dsh: watching Claude Code transcripts in ${dir}`);
+    return () => watch.close();
+  };
+}
+
+function mib(bytes: number): string {
+  return `${(bytes / (1 << 20)).toFixed(1)} MiB`;
+}
+
+function expandPath(path: string, cwd: string): string {
+  if (path === '~') return homedir();
+  if (path.startsWith('~/')) return resolve(homedir(), path.slice(2));
+  return resolve(cwd, path);
+}

@@ -1,0 +1,40 @@
+import { hostVersion } from '../server/host-version.js';
+import { attachClaudeWatch, extractWatchClaude, runImportCommand } from './claude-code-command.js';
+import { parseServeArgs, usage } from './parse-serve-args.js';
+import { serve } from './serve.js';
+
+/** Runs the `dsh` command line and resolves with the process exit code. */
+export async function main(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<number> {
+  if (argv[0] === 'import') return runImportCommand(argv.slice(1), env);
+  const { argv: serveArgv, watchClaude } = extractWatchClaude(argv);
+  const request = parseServeArgs(serveArgv, env);
+  switch (request.kind) {
+    case 'help':
+      process.stdout.write(usage);
+      return 0;
+    case 'version':
+      process.stdout.write(`dsh ${hostVersion}\n`);
+      return 0;
+    case 'error':
+      process.stderr.write(`dsh: ${request.message}\n\n${usage}`);
+      return 2;
+    case 'serve':
+      try {
+        const out = (line: string): void => void process.stdout.write(line + '\n');
+        const attach = watchClaude === undefined ? undefined : attachClaudeWatch(watchClaude, out);
+        return await serve(request.config, out, attach);
+      } catch (error) {
+        process.stderr.write(`dsh: ${(error as Error).message}\n`);
+        return 1;
+      }
+    default: {
+      const unknown: never = request;
+      throw new Error(`unhandled request ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+process.exit(await main(process.argv.slice(2), process.env));

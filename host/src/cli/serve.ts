@@ -1,0 +1,122 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createAgentRuntime } from '../agent/index.js';
+import { loadAgentConfig } from '../providers/config.js';
+import { createProviderFactory } from '../providers/provider-factory.js';
+import { createFirstPartyTools } from '../tools/index.js';
+import { searchProviderFromEnv } from '../tools/search-provider.js';
+import { createJournalStore, type JournalStore } from '../journal/index.js';
+import { resolveToken } from '../server/auth.js';
+import { hostVersion } from '../server/host-version.js';
+import { startServer } from '../server/start-server.js';
+import type { ServeConfig } from './parse-serve-args.js';
+import { seedDemoSessions } from './seed-demo-sessions.js';
+
+/** The demo journals copied into an empty data dir on first start. */
+const demoJournalsDir = fileURLToPath(new URL('../../../fixtures/journals', import.meta.url));
+/** The fixture journals a first start copies: one of each card, a long session, code mode, approvals, an interrupted turn. */
+const demoSessions = ['showcase', 'long-paging', 'run-code', 'approvals', 'interrupted-turn'];
+/** The built web client, served at `/` when it exists. */
+const webRoot = fileURLToPath(new URL('../../../client-web/dist', import.meta.url));
+
+/**
+ * Runs `dsh serve` until SIGINT or SIGTERM: seeds demo sessions into an empty data dir,
+ * opens the store, serves it, prints the URL (and a generated token), then shuts down
+ * gracefully. Resolves with the process exit code.
+ */
+export async function serve(
+  config: ServeConfig,
+  out: (line: string) => void,
+  /** Extra work bound to the store's lifetime (e.g. `--watch-claude`); returns its stop. */
+  attach?: (store: JournalStore) => Promise<() => Promise<void>>,
+): Promise<number> {
+  const seed = await seedDemoSessions(config.dataDir, demoJournalsDir, demoSessions);
+  if ('skipped' in seed) {
+    if (!seed.skipped.includes('not empty')) out(`dsh: no demo sessions seeded: ${seed.skipped}`);
+  } else {
+    out(`dsh: seeded ${seed.seeded.length} demo sessions into ${config.dataDir}`);
+  }
+  const agentConfig = await loadAgentConfig(config.model, process.env, homedir());
+  if ('error' in agentConfig) throw new Error(agentConfig.error);
+  const { model, approvals } = agentConfig.config;
+  const { token, generated } = resolveToken(config.host, config.token);
+  const store = await createJournalStore({
+    dataDir: config.dataDir,
+    fixtureDirs: [...config.fixtureDirs],
+  });
+  // The demo model fetches the host's own page; its URL is known once the server listens.
+  const demo: { hostUrl?: string } = {};
+  const tools = createFirstPartyTools({ searchProvider: searchProviderFromEnv(process.env) });
+  const agent = createAgentRuntime({
+    store,
+    provider: createProviderFactory(model, demo),
+    tools: tools.tools,
+    approvals,
+    spillRoot: join(config.dataDir, '.spill'),
+  });
+  const shutdownAgent = async (): Promise<void> => {
+    await agent.close();
+    await tools.dispose();
+  };
+  let server;
+  try {
+    server = await startServer({
+      store,
+      agent,
+      host: config.host,
+      port: config.port,
+      token,
+      webRoot,
+      defaultModel: model.model,
+    });
+  } catch (error) {
+    await shutdownAgent();
+    await store.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') {
+      throw new Error(`port ${config.port} is in use: pass --port N (0 picks a free port)`);
+    }
+    if (code === 'EADDRNOTAVAIL') {
+      throw new Error(`cannot bind ${config.host}: it is not an address of this machine`);
+    }
+    throw error;
+  }
+  demo.hostUrl = server.url;
+  out(`dsh ${hostVersion} serving ${server.url}`);
+  out(
+    model.kind === 'demo'
+      ? 'dsh: model: the offline demo model (set DSH_API_KEY or --base-url for a real one)'
+      : `dsh: model: ${model.model} at ${model.baseUrl}`,
+  );
+  out(`dsh: data dir ${config.dataDir}`);
+  for (const dir of config.fixtureDirs) out(`dsh: fixtures (read-only) ${dir}`);
+  let detach: (() => Promise<void>) | undefined;
+  try {
+    detach = await attach?.(store);
+  } catch (error) {
+    await server.close();
+    await shutdownAgent();
+    await store.close();
+    throw error;
+  }
+  if (generated) {
+    out(
+      `dsh: token ${token} (send "Authorization: Bearer <token>"; browsers open ${server.url}/?token=${token})`,
+    );
+  }
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
+  out(`dsh: ${signal}: shutting down`);
+  // A second signal while closing ends the process at once.
+  const force = (): void => process.exit(1);
+  process.once('SIGINT', force);
+  process.once('SIGTERM', force);
+  await detach?.();
+  await server.close();
+  await shutdownAgent();
+  await store.close();
+  return 0;
+}

@@ -1,0 +1,99 @@
+import { realpath, stat } from 'node:fs/promises';
+import type { JournalStore } from '../journal/index.js';
+import { findTranscripts } from './find-transcripts.js';
+import { acquireImportLock } from './import-lock.js';
+import { importStatePath, loadImportState } from './import-state.js';
+import { importTranscript } from './import-transcript.js';
+
+/** Options of `importClaudeCode`. */
+export interface ImportClaudeCodeOptions {
+  /** Problems that skip a line or a file, one message each. */
+  readonly onWarning?: (message: string) => void;
+  /** Bytes consumed over all transcripts, and the total, after each batch. */
+  readonly onProgress?: (done: number, total: number) => void;
+}
+
+/** What an import did. */
+export interface ImportSummary {
+  readonly files: number;
+  /** Ids of the sessions the transcripts feed (new or continued). */
+  readonly sessions: string[];
+  /** Events appended now (0 when nothing changed since the last import). */
+  readonly events: number;
+  readonly malformed: number;
+  /** Transcripts that failed, each with the reason; the others are imported. */
+  readonly failed: { path: string; error: string }[];
+}
+
+/**
+ * Imports every Claude Code transcript under `path` (a projects dir, a project dir or one
+ * `.jsonl` file) into the store's data dir: new transcripts become sessions, grown ones
+ * are continued, unchanged ones cost a stat. One failing transcript does not stop the rest.
+ */
+export async function importClaudeCode(
+  store: JournalStore,
+  path: string,
+  options: ImportClaudeCodeOptions = {},
+): Promise<ImportSummary> {
+  const root = await realpath(path).catch((error: NodeJS.ErrnoException) => {
+    const reason = error.code === 'ENOENT' ? 'it does not exist' : error.message;
+    throw new Error(
+      `cannot import ${path}: ${reason} (give a transcript or a dir such as ~/.claude/projects)`,
+    );
+  });
+  const files = await findTranscripts(root);
+  const release = await acquireImportLock(store.dataDir);
+  try {
+    const sizes = await Promise.all(
+      files.map((f) =>
+        stat(f.path).then(
+          (s) => s.size,
+          () => 0,
+        ),
+      ),
+    );
+    const total = sizes.reduce((a, b) => a + b, 0);
+    let base = 0;
+    const sessions: string[] = [];
+    const failed: { path: string; error: string }[] = [];
+    let events = 0;
+    let malformed = 0;
+    for (const [i, file] of files.entries()) {
+      const size = sizes[i] ?? 0;
+      try {
+        const saved = await loadImportState(importStatePath(store.dataDir, file.path), file.path);
+        if (typeof saved === 'object' && saved.offset === size) {
+          sessions.push(
+            ...Object.values(saved.targets)
+              .map((t) => t.id)
+              .filter((id) => id !== ''),
+          );
+        } else {
+          const result = await importTranscript(store, file, {
+            final: true,
+            onWarning: options.onWarning,
+            onProgress: (offset) => options.onProgress?.(base + offset, total),
+          });
+          if (result.waitingFor !== undefined) {
+            failed.push({
+              path: file.path,
+              error: `its parent session ${result.waitingFor} is not imported`,
+            });
+          }
+          sessions.push(...result.sessions);
+          events += result.events;
+          malformed += result.malformed;
+        }
+      } catch (error) {
+        const message = (error as Error).message;
+        failed.push({ path: file.path, error: message });
+        options.onWarning?.(`${file.path}: ${message}`);
+      }
+      base += size;
+      options.onProgress?.(base, total);
+    }
+    return { files: files.length, sessions, events, malformed, failed };
+  } finally {
+    await release();
+  }
+}

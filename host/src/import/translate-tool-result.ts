@@ -1,0 +1,145 @@
+import { create } from '@bufbuild/protobuf';
+import { errorCodes } from '@dsh/card-models/contract';
+import type { ContentBlock } from '@dsh/gen/content';
+import { ToolErrorSchema, type ToolError } from '@dsh/gen/events';
+import type { EventPayload } from '../journal/index.js';
+import { contentBlocks, contentText, textBlock } from './content-blocks.js';
+import { diffMeta } from './diff-meta.js';
+import { readResult } from './read-result.js';
+import { grepMeta, globMeta } from './search-meta.js';
+import { shellOutput } from './shell-result.js';
+import { isRecord, stringOf, type JsonRecord } from './transcript-line.js';
+import { webFetchMeta, webSearchMeta } from './web-meta.js';
+
+/** A tool call seen in the transcript and not settled yet. */
+export interface OpenCall {
+  /** The dsh tool name (first-party name, or Claude Code's own). */
+  readonly name: string;
+  /** The translated argument JSON text. */
+  readonly args: string;
+  readonly turn: number;
+  readonly step: number;
+}
+
+/**
+ * Translates a `tool_result` block (and the line's `toolUseResult`, when it belongs to
+ * this block alone) into a dsh `tool/result`: content, error and the meta of the tool
+ * contract, so imported calls get the same cards as the agent runtime's own.
+ */
+export function translateToolResult(
+  block: JsonRecord,
+  call: OpenCall | undefined,
+  toolUseResult: unknown,
+  at: { turn: number; step: number },
+): EventPayload {
+  const callId = stringOf(block, 'tool_use_id') ?? '';
+  const name = call?.name ?? '';
+  const args = parseArgs(call?.args);
+  let content = contentBlocks(block.content);
+  let isError = block.is_error === true;
+  let error: ToolError | undefined;
+  let meta: unknown;
+  const text = contentText(content);
+  const single = content.length <= 1 && (content.length === 0 || content[0]?.block.case === 'text');
+  const replace = (next: string): void => {
+    if (single) content = [textBlock(next)];
+  };
+  if (isError) {
+    error = classifyError(text, name, toolUseResult);
+    if (name === 'bash' && error.code === 'tool_error')
+      replace(shellOutput(text, true, toolUseResult));
+  } else if (name === 'bash' && isRecord(toolUseResult) && toolUseResult.interrupted === true) {
+    isError = true;
+    error = toolError('Interrupted', errorCodes.interrupted, 'the command was interrupted');
+  } else {
+    switch (name) {
+      case 'bash':
+        replace(shellOutput(text, false, toolUseResult));
+        break;
+      case 'read': {
+        const read = single ? readResult(text, toolUseResult) : undefined;
+        if (read !== undefined) {
+          replace(read.text);
+          meta = read.meta;
+        }
+        break;
+      }
+      case 'write':
+      case 'edit':
+        meta = diffMeta(toolUseResult, args);
+        break;
+      case 'grep':
+        meta = grepMeta(toolUseResult, stringOf(args, 'path'));
+        break;
+      case 'glob':
+        meta = globMeta(toolUseResult);
+        break;
+      case 'web_fetch':
+        meta = webFetchMeta(toolUseResult, stringOf(args, 'url'));
+        break;
+      case 'web_search':
+        meta = webSearchMeta(toolUseResult);
+        break;
+      default:
+        break;
+    }
+  }
+  return toolResultPayload(at, callId, content, isError, error, meta);
+}
+
+function toolResultPayload(
+  at: { turn: number; step: number },
+  callId: string,
+  content: ContentBlock[],
+  isError: boolean,
+  error: ToolError | undefined,
+  meta: unknown,
+): EventPayload {
+  return {
+    case: 'toolResult',
+    value: {
+      $typeName: 'dsh.session.v1.ToolResult',
+      turn: at.turn,
+      step: at.step,
+      callId,
+      content,
+      isError,
+      error,
+      metaJson: meta === undefined ? '' : JSON.stringify(meta),
+    },
+  };
+}
+
+/** The structured error of a failed Claude Code tool result. */
+function classifyError(text: string, name: string, toolUseResult: unknown): ToolError {
+  const message = firstLine(text.replace(/<\/?tool_use_error>/g, ''));
+  const interrupted =
+    (isRecord(toolUseResult) && toolUseResult.interrupted === true) ||
+    /^\[Request interrupted by user/.test(text) ||
+    /^Interrupted by user/i.test(text);
+  if (interrupted) return toolError('Interrupted', errorCodes.interrupted, message);
+  if (/doesn't want to (?:proceed|take this action)/.test(text)) {
+    const code = name === 'ask_user' ? errorCodes.cancelled : errorCodes.denied;
+    return toolError(name === 'ask_user' ? 'Cancelled' : 'Denied', code, message);
+  }
+  return toolError('ToolError', 'tool_error', message);
+}
+
+function toolError(name: string, code: string, message: string): ToolError {
+  return create(ToolErrorSchema, { name, code, message });
+}
+
+function firstLine(text: string): string {
+  const line = text.trim().split('\n', 1)[0] ?? '';
+  return line.length > 500 ? `${line.slice(0, 500)}…` : line;
+}
+
+function parseArgs(args: string | undefined): JsonRecord {
+  if (args === undefined) return {};
+  try {
+    const parsed = JSON.parse(args) as unknown;
+    return isRecord(parsed) ? parsed : {};
+  } catch {
+    return {};
+  }
+}

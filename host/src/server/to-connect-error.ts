@@ -1,0 +1,66 @@
+import { Code, ConnectError } from '@connectrpc/connect';
+import { JournalErrorDetailSchema } from '@dsh/gen/service';
+import { JournalError } from '../journal/journal-types.js';
+
+/** Where `toConnectError` reports the real cause of an internal error. */
+export type InternalErrorLog = (error: unknown) => void;
+
+const defaultLog: InternalErrorLog = (error) => {
+  console.error('dsh: internal error:', error);
+};
+
+/**
+ * Maps anything a handler throws to the Connect error the client sees: journal
+ * failures to their codes (a corrupt journal carries a `JournalErrorDetail`), a
+ * `ConnectError` unchanged, and everything else to `internal` with a generic message,
+ * so no stack or path leaks to clients; the real error goes to `log`.
+ */
+export function toConnectError(error: unknown, log: InternalErrorLog = defaultLog): ConnectError {
+  if (error instanceof ConnectError) return error;
+  if (error instanceof JournalError) {
+    switch (error.kind) {
+      case 'invalid_argument':
+        return new ConnectError(error.message, Code.InvalidArgument, undefined, undefined, error);
+      case 'not_found':
+        return new ConnectError(error.message, Code.NotFound, undefined, undefined, error);
+      case 'corrupt': {
+        const detail = {
+          desc: JournalErrorDetailSchema,
+          value: {
+            sessionId: error.detail?.sessionId ?? '',
+            line: error.detail?.line ?? 0,
+            reason: error.message,
+          },
+        };
+        return new ConnectError(error.message, Code.FailedPrecondition, undefined, [detail], error);
+      }
+      case 'read_only':
+        return new ConnectError(
+          error.message,
+          Code.FailedPrecondition,
+          undefined,
+          undefined,
+          error,
+        );
+      case 'exists':
+        return new ConnectError(error.message, Code.AlreadyExists, undefined, undefined, error);
+      default: {
+        const unknownKind: never = error.kind;
+        log(new Error(`journal error of unknown kind ${String(unknownKind)}`, { cause: error }));
+        return internalError(error);
+      }
+    }
+  }
+  log(error);
+  return internalError(error);
+}
+
+function internalError(cause: unknown): ConnectError {
+  return new ConnectError(
+    'the host failed unexpectedly: see its log (stderr) for the cause, then retry',
+    Code.Internal,
+    undefined,
+    undefined,
+    cause,
+  );
+}

@@ -1,0 +1,96 @@
+import { create, type MessageInitShape } from '@bufbuild/protobuf';
+import { timestampNow } from '@bufbuild/protobuf/wkt';
+import {
+  WatchSessionsResponseSchema,
+  type SessionSummary,
+  type WatchSessionsResponse,
+} from '@dsh/gen/service';
+import type { JournalStore } from '../journal/journal-types.js';
+import { abortable, createWaker } from './abortable.js';
+import type { AgentControl } from './agent-control.js';
+import { newestFirst, sessionSummary } from './session-summary.js';
+
+/**
+ * The frames of one session-list stream: a snapshot first, then `added`, `updated` and
+ * `status` frames as sessions change, and a heartbeat after `heartbeatMs` of idleness.
+ * Changes are observed before the snapshot is read; updates of one session coalesce
+ * while the reader is busy, so a slow reader costs at most one pending entry per
+ * session. Observers are removed however the stream ends.
+ */
+export async function* watchSessions(
+  store: JournalStore,
+  agent: AgentControl,
+  options: { readonly heartbeatMs: number },
+  signal: AbortSignal,
+): AsyncGenerator<WatchSessionsResponse, void, undefined> {
+  const waker = createWaker(signal);
+  const changed = new Map<string, 'added' | 'updated'>();
+  const statuses = new Map<string, boolean>();
+  const stopChanges = store.onChange((change) => {
+    if (changed.get(change.sessionId) !== 'added') changed.set(change.sessionId, change.kind);
+    waker.wake();
+  });
+  const stopStatus = agent.onStatus((status) => {
+    statuses.set(status.sessionId, status.running);
+    waker.wake();
+  });
+  try {
+    const listed = (await abortable(store.list(), signal)).sort(newestFirst);
+    const known = new Set(listed.map((s) => s.header.sessionId));
+    for (const [id, kind] of changed)
+      if (kind === 'added' && known.has(id)) changed.set(id, 'updated');
+    yield frame({
+      case: 'snapshot',
+      value: {
+        sessions: listed.map((s) => sessionSummary(s, agent.isRunning(s.header.sessionId))),
+      },
+    });
+    for (;;) {
+      const status = first(statuses);
+      if (status !== undefined) {
+        statuses.delete(status[0]);
+        yield frame({ case: 'status', value: { id: status[0], running: status[1] } });
+        continue;
+      }
+      const change = first(changed);
+      if (change !== undefined) {
+        changed.delete(change[0]);
+        const summary = await abortable(summarize(store, agent, change[0]), signal);
+        if (summary !== undefined) yield frame({ case: change[1], value: summary });
+        continue;
+      }
+      if (!(await waker.wait(options.heartbeatMs))) {
+        yield frame({ case: 'heartbeat', value: { time: timestampNow() } });
+      }
+    }
+  } finally {
+    stopChanges();
+    stopStatus();
+  }
+}
+
+async function summarize(
+  store: JournalStore,
+  agent: AgentControl,
+  sessionId: string,
+): Promise<SessionSummary | undefined> {
+  const running = agent.isRunning(sessionId);
+  try {
+    return sessionSummary(await store.open(sessionId), running);
+  } catch {
+    // An unreadable session still lists, with its error, as ListSessions shows it.
+    const listed = (await store.list()).find((s) => s.header.sessionId === sessionId);
+    return listed === undefined ? undefined : sessionSummary(listed, running);
+  }
+}
+
+function first<K, V>(map: Map<K, V>): [K, V] | undefined {
+  for (const entry of map) return entry;
+  return undefined;
+}
+
+function frame(
+  value: MessageInitShape<typeof WatchSessionsResponseSchema>['frame'],
+): WatchSessionsResponse {
+  return create(WatchSessionsResponseSchema, { frame: value });
+}

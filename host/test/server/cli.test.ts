@@ -1,0 +1,185 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createClient } from '@connectrpc/connect';
+import { createConnectTransport } from '@connectrpc/connect-node';
+import { SessionService } from '@dsh/gen/service';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseServeArgs } from '../../src/cli/parse-serve-args.js';
+
+const dshBin = fileURLToPath(new URL('../../bin/dsh.js', import.meta.url));
+
+describe('parseServeArgs()', () => {
+  const base = { port: 7420, host: '127.0.0.1', token: undefined, fixtureDirs: [], model: {} };
+  it.each([
+    [
+      'defaults',
+      [],
+      {},
+      { kind: 'serve', config: { ...base, dataDir: join(homedir(), '.dsh/sessions') } },
+    ],
+    [
+      'flags',
+      [
+        'serve',
+        '--port',
+        '0',
+        '--host',
+        '0.0.0.0',
+        '--token',
+        't',
+        '--data-dir',
+        'd',
+        '--fixtures',
+        'a',
+        '--fixtures',
+        '/b',
+      ],
+      {},
+      {
+        kind: 'serve',
+        config: {
+          port: 0,
+          host: '0.0.0.0',
+          token: 't',
+          dataDir: '/w/d',
+          fixtureDirs: ['/w/a', '/b'],
+          model: {},
+        },
+      },
+    ],
+    [
+      'environment',
+      [],
+      { DSH_PORT: '9000', DSH_HOST: '::1', DSH_TOKEN: 'e', DSH_DATA_DIR: '~/x' },
+      {
+        kind: 'serve',
+        config: { ...base, port: 9000, host: '::1', token: 'e', dataDir: join(homedir(), 'x') },
+      },
+    ],
+    [
+      'flags over environment',
+      ['--port', '1'],
+      { DSH_PORT: '9000' },
+      { kind: 'serve', config: { ...base, port: 1, dataDir: join(homedir(), '.dsh/sessions') } },
+    ],
+    [
+      'empty environment variables count as unset',
+      [],
+      { DSH_PORT: '', DSH_HOST: '', DSH_TOKEN: '', DSH_DATA_DIR: '' },
+      { kind: 'serve', config: { ...base, dataDir: join(homedir(), '.dsh/sessions') } },
+    ],
+    [
+      'model flags',
+      [
+        '--model',
+        'm',
+        '--base-url',
+        'http://127.0.0.1:8080/v1',
+        '--api-key',
+        'k',
+        '--config',
+        'c.json',
+      ],
+      {},
+      {
+        kind: 'serve',
+        config: {
+          ...base,
+          dataDir: join(homedir(), '.dsh/sessions'),
+          model: {
+            model: 'm',
+            baseUrl: 'http://127.0.0.1:8080/v1',
+            apiKey: 'k',
+            config: '/w/c.json',
+          },
+        },
+      },
+    ],
+    ['--help', ['--help'], {}, { kind: 'help' }],
+    ['-v', ['-v'], {}, { kind: 'version' }],
+  ])('%s', (_name, argv, env, expected) => {
+    expect(parseServeArgs(argv, env, '/w')).toEqual(expected);
+  });
+
+  it.each([
+    ['an unknown flag', ['--bogus'], /Unknown option '--bogus'/],
+    ['a bad port', ['--port', 'http'], /bad port "http"/],
+    ['a port out of range', ['--port', '70000'], /bad port/],
+    ['a missing value', ['--port'], /argument missing/],
+    ['an unknown command', ['start'], /unknown command "start"/],
+    ['an extra argument', ['serve', 'x'], /unexpected argument "x"/],
+  ])('refuses %s', (_name, argv, message) => {
+    const result = parseServeArgs(argv, {}, '/w');
+    expect(result.kind).toBe('error');
+    expect(result.kind === 'error' && result.message).toMatch(message);
+  });
+});
+
+describe('dsh serve (subprocess)', () => {
+  let dir: string;
+  afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  it('prints its URL, answers DescribeHost, and exits 0 on SIGTERM', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'dsh-cli-'));
+    const dataDir = join(dir, 'sessions');
+    const child = spawn(process.execPath, [dshBin, 'serve', '--port', '0', '--data-dir', dataDir], {
+      env: { ...process.env, DSH_TOKEN: '', DSH_HOST: '', DSH_PORT: '', DSH_DATA_DIR: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) =>
+      child.once('exit', (code) => resolve(code)),
+    );
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        const match = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout);
+        if (match) resolve(match[1]!);
+      });
+      void exited.then((code) => reject(new Error(`dsh exited ${code}: ${stdout}${stderr}`)));
+    });
+    const client = createClient(
+      SessionService,
+      createConnectTransport({ baseUrl: url, httpVersion: '1.1' }),
+    );
+    const facts = await client.describeHost({});
+    expect(facts.capabilities).toContain('follow');
+    const seeded = (await readdir(dataDir)).filter((name) => name.endsWith('.jsonl'));
+    const listed = await client.listSessions({});
+    expect(listed.sessions).toHaveLength(seeded.length);
+    if (seeded.length === 0) expect(stdout).toContain('no demo sessions seeded');
+    else expect(stdout).toContain(`seeded ${seeded.length} demo sessions`);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(stdout).toContain('SIGTERM: shutting down');
+  });
+
+  it.each([
+    ['an unknown flag', 2, ['--nope'], /Unknown option '--nope'[\s\S]*usage: dsh/],
+    ['--help', 0, ['--help'], /usage: dsh \[serve\]/],
+    ['--version', 0, ['--version'], /^dsh \d+\.\d+\.\d+/],
+    [
+      'an address of another machine',
+      1,
+      ['--host', '192.0.2.1', '--port', '0'],
+      /cannot bind 192\.0\.2\.1/,
+    ],
+  ])('%s exits %s', async (_name, code, argv, output) => {
+    dir = await mkdtemp(join(tmpdir(), 'dsh-cli-'));
+    const child = spawn(process.execPath, [dshBin, ...argv], {
+      env: { ...process.env, DSH_DATA_DIR: join(dir, 'sessions') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let text = '';
+    child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    const exitCode = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(text).toMatch(output);
+    expect(exitCode).toBe(code);
+  });
+});
