@@ -1,0 +1,7 @@
+import type { BenchRow } from './bench-row.js';
+import { followBench } from './follow-bench.js';
+
+/** Further benchmark sections by name; each gets `quick` and returns its rows. */
+export const sections: ReadonlyArray<readonly [string, (quick: boolean) => Promise<BenchRow[]>]> = [
+  ['follow', followBench],
+];
