@@ -115,6 +115,11 @@ def cmd_follow(args):
     request = service_pb2.FollowRequest(session_id=args.session)
     if args.after is not None:
         request.after_seq = args.after
+    elif args.live:
+        tail = stub.Page(service_pb2.PageRequest(session_id=args.session, max_messages=1),
+                         metadata=metadata)
+        if tail.events:
+            request.after_seq = tail.events[-1].event.seq
     call = stub.Follow(request, metadata=metadata)
     # Ctrl-C cancels the call; the loop below then ends without a traceback.
     signal.signal(signal.SIGINT, lambda *_: call.cancel())
@@ -156,7 +161,10 @@ def main(argv=None):
     page.set_defaults(run=cmd_page)
     follow = commands.add_parser("follow", help="follow a session live (Ctrl-C stops)")
     follow.add_argument("session")
-    follow.add_argument("--after", type=int, help="start after this seq (default: live only)")
+    follow.add_argument("--after", type=int,
+                        help="start after this seq (default: from the first event)")
+    follow.add_argument("--live", action="store_true",
+                        help="skip history: start after the current last event")
     follow.add_argument("--until", type=int, help="stop after the event with this seq")
     follow.set_defaults(run=cmd_follow)
     args = parser.parse_args(argv)
