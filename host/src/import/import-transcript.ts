@@ -1,11 +1,12 @@
 import { stat } from 'node:fs/promises';
+import type { EventPayload, Journal, JournalStore } from '../journal/index.js';
 import {
-  JournalError,
-  type EventPayload,
-  type Journal,
-  type JournalStore,
-} from '../journal/index.js';
-import { contentText } from './content-blocks.js';
+  createOrAdopt,
+  journalExists,
+  modelOf,
+  titleOf,
+  unknownEvents,
+} from './import-journals.js';
 import {
   importStatePath,
   loadImportState,
@@ -107,7 +108,7 @@ export async function importTranscript(
     (state.targets.main?.id ?? '') === ''
   ) {
     const parent = importedSessionId(parentClaudeId);
-    if (!(await exists(store, parent)))
+    if (!(await journalExists(store, parent)))
       return { sessions: [], events: 0, malformed: 0, waitingFor: parent };
   }
   const targets = new Map<string, Target>();
@@ -132,6 +133,7 @@ export async function importTranscript(
     targets.set(key, found);
     return found;
   };
+  const chains = structuredClone(state.sidechains);
   let events = 0;
   let malformed = 0;
   let pendingBytes = 0;
@@ -144,7 +146,7 @@ export async function importTranscript(
       else if (parentClaudeId !== undefined) {
         t.saved.id = subagentSessionId(parentClaudeId, file.path);
         const parent = importedSessionId(parentClaudeId);
-        if (await exists(store, parent)) t.saved.parentId = parent;
+        if (await journalExists(store, parent)) t.saved.parentId = parent;
         else
           options.onWarning?.(
             `${file.path}: parent session ${parent} is not imported; importing the sub-agent as a root session`,
@@ -156,14 +158,18 @@ export async function importTranscript(
       t.saved.id = sidechainSessionId(main.saved.id, Number(t.key.slice('side-'.length)));
       t.saved.parentId = main.saved.id;
     }
-    const journal = await createOrAdopt(store, t, titleOf(t.buffer), modelOf(t.buffer));
-    await saveImportState(statePath, snapshot());
-    return journal;
-  };
-
-  const snapshot = (): ImportState => {
-    for (const t of targets.values()) t.saved.converter = t.converter.state();
-    return state;
+    const created = await createOrAdopt(store, {
+      sessionId: t.saved.id,
+      parentId: t.saved.parentId,
+      cwd: t.cwd,
+      title: titleOf(t.buffer),
+      model: modelOf(t.buffer),
+    });
+    t.skip = created.existing;
+    // Records the id only: converter states and sidechain routing are saved at commit,
+    // together with the offset they correspond to.
+    await saveImportState(statePath, state);
+    return created.journal;
   };
 
   const commit = async (offset: number, lines: number): Promise<void> => {
@@ -174,7 +180,7 @@ export async function importTranscript(
       for (let i = 0; i < skipped; i += 1) {
         if (t.buffer[i]!.case !== t.skip[i]) {
           throw new Error(
-            `session ${t.saved.id} holds events this import did not write: delete it and its import state to re-import`,
+            `session ${t.saved.id} holds events this import did not write: delete ${t.saved.id}.jsonl and its import state to re-import`,
           );
         }
       }
@@ -187,7 +193,9 @@ export async function importTranscript(
     }
     state.offset = offset;
     state.lines = lines;
-    await saveImportState(statePath, snapshot());
+    state.sidechains = structuredClone(chains);
+    for (const t of targets.values()) t.saved.converter = t.converter.state();
+    await saveImportState(statePath, state);
     pendingBytes = 0;
     pendingEvents = 0;
     options.onProgress?.(offset);
@@ -210,7 +218,7 @@ export async function importTranscript(
       const sessionId = stringOf(parsed.value.fields, 'sessionId');
       if (sessionId !== undefined && sessionId !== '') parentClaudeId = sessionId;
     }
-    const t = await target(routeOf(file, parsed.value, state));
+    const t = await target(routeOf(file, parsed.value, chains));
     if (t.cwd === '') t.cwd = stringOf(parsed.value.fields, 'cwd') ?? '';
     const out = t.converter.push(parsed.value);
     t.buffer.push(...out);
@@ -228,10 +236,13 @@ export async function importTranscript(
 }
 
 /** Main-file sidechain lines go to `side-<k>` targets; everything else to `main`. */
-function routeOf(file: TranscriptFile, line: TranscriptLine, state: ImportState): string {
+function routeOf(
+  file: TranscriptFile,
+  line: TranscriptLine,
+  chains: ImportState['sidechains'],
+): string {
   const { fields } = line;
   if (file.kind === 'subagent' || fields.isSidechain !== true) return 'main';
-  const chains = state.sidechains;
   const parent = stringOf(fields, 'parentUuid');
   let key = parent !== undefined ? chains.byUuid[parent] : undefined;
   if (key === undefined && (parent === undefined || chains.last === '')) {
@@ -247,71 +258,4 @@ function routeOf(file: TranscriptFile, line: TranscriptLine, state: ImportState)
     if (uuids.length > 256) delete chains.byUuid[uuids[0]!];
   }
   return key;
-}
-
-async function exists(store: JournalStore, id: string): Promise<boolean> {
-  return store.open(id).then(
-    () => true,
-    () => false,
-  );
-}
-
-/**
- * The payload cases of events in the journal beyond those the saved state counts (none
- * normally): the re-run converts the same lines again and must find them there.
- */
-async function unknownEvents(store: JournalStore, saved: TargetState): Promise<string[]> {
-  const journal = await store.open(saved.id);
-  const extra = journal.length - saved.length;
-  if (extra > 0) {
-    const events = await journal.read(saved.length, journal.length);
-    return events.map((event) => event.payload.case ?? '');
-  }
-  if (extra < 0) {
-    throw new Error(
-      `session ${saved.id} has fewer events (${journal.length}) than this import wrote (${saved.length}): delete it and its import state to re-import`,
-    );
-  }
-  return [];
-}
-
-async function createOrAdopt(
-  store: JournalStore,
-  t: Target,
-  title: string,
-  model: string,
-): Promise<Journal> {
-  try {
-    return await store.create({
-      cwd: t.cwd,
-      parentId: t.saved.parentId || undefined,
-      title,
-      model,
-      sessionId: t.saved.id,
-    });
-  } catch (error) {
-    if (!(error instanceof JournalError && error.kind === 'exists')) throw error;
-    const journal = await store.open(t.saved.id);
-    if (journal.length > 0) {
-      throw new Error(
-        `session ${t.saved.id} already exists and this data dir has no import state for it: delete ${t.saved.id}.jsonl to re-import`,
-      );
-    }
-    return journal;
-  }
-}
-
-function titleOf(payloads: readonly EventPayload[]): string {
-  for (const payload of payloads) {
-    if (payload.case !== 'userMessage') continue;
-    const line = contentText(payload.value.content).trim().split('\n', 1)[0] ?? '';
-    return `Claude Code: ${line.length > 80 ? `${line.slice(0, 79)}…` : line}`;
-  }
-  return 'Claude Code session';
-}
-
-function modelOf(payloads: readonly EventPayload[]): string {
-  for (const payload of payloads)
-    if (payload.case === 'assistantMessage') return payload.value.model;
-  return '';
 }
