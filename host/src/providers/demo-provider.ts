@@ -153,7 +153,9 @@ function scriptPosition(messages: readonly ProviderMessage[]): {
   );
   return {
     next,
-    prompt: userTexts[0] ?? '',
+    // A new turn answers the latest prompt: a failed turn leaves no assistant message,
+    // so older prompts (such as the one that asked it to fail) are still in view.
+    prompt: (next === 0 ? userTexts.at(-1) : userTexts[0]) ?? '',
     steering: next > 0 ? userTexts.at(-1) : undefined,
     answer: answerMessage?.content,
   };
