@@ -14,6 +14,9 @@ const facts: PathFacts = { cwd: '/home/dev/project', home: '/home/dev' };
 /** Nodes a client keeps on screen while following: the derivation test looks at these. */
 const visibleNodes = 50;
 
+/** Events per append in the batch row (a page-sized catch-up after a reconnect). */
+const batch = 100;
+
 function toolBlocksOf(nodes: readonly ConversationNode[]) {
   return nodes.flatMap((node) => {
     if (node.kind === 'tool-result') return [node.tool];
@@ -40,6 +43,13 @@ export async function assemblyBench(size: number): Promise<BenchRow[]> {
   for (const event of list) conversation.apply({ kind: 'append', events: [event] });
   const assembleMs = since(start);
 
+  const batched = createConversation();
+  start = performance.now();
+  for (let i = 0; i < list.length; i += batch) {
+    batched.apply({ kind: 'append', events: list.slice(i, i + batch) });
+  }
+  const batchMs = since(start);
+
   const follower = createConversation();
   const cache = createCardCache();
   let previousNodes: readonly ConversationNode[] | undefined;
@@ -64,6 +74,12 @@ export async function assemblyBench(size: number): Promise<BenchRow[]> {
       section: 'assembly',
       name: `live assembly (append one by one), ${label} events`,
       value: size / (assembleMs / 1000),
+      unit: 'events/s',
+    },
+    {
+      section: 'assembly',
+      name: `live assembly (append ${batch} at a time), ${label} events`,
+      value: size / (batchMs / 1000),
       unit: 'events/s',
     },
     {

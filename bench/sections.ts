@@ -1,7 +1,9 @@
 import type { BenchRow } from './bench-row.js';
 import { followBench } from './follow-bench.js';
+import { webBench } from './web-bench.js';
 
 /** Further benchmark sections by name; each gets `quick` and returns its rows. */
 export const sections: ReadonlyArray<readonly [string, (quick: boolean) => Promise<BenchRow[]>]> = [
   ['follow', followBench],
+  ['web', () => webBench()],
 ];

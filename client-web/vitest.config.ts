@@ -7,5 +7,7 @@ export default defineProject({
     name: 'client-web',
     include: ['test/**/*.test.ts'],
     environment: 'happy-dom',
+    // Browser tests (test/browser, node environment) need the built bundle.
+    globalSetup: ['test/browser/global-setup.ts'],
   },
 });

@@ -76,7 +76,7 @@ export class CallTree {
     const existing = this.calls.get(callId);
     if (existing !== undefined) {
       if (overwrite || existing.call === null) {
-        Object.assign(existing, headFields(facts));
+        setHead(existing, facts);
         this.markDirty(existing);
       }
       return existing;
@@ -266,9 +266,15 @@ function newEntry(
     topLevel,
     parentCallId,
     parent: undefined,
-    ...headFields(facts),
+    name: facts.name,
+    argsRaw: facts.argsRaw,
+    turn: facts.turn,
+    step: facts.step,
+    seq: facts.seq,
+    startTime: facts.time,
     endTime: undefined,
     status: 'running',
+    call: { seq: facts.seq },
     result: undefined,
     children: [],
     homes: [],
@@ -277,14 +283,12 @@ function newEntry(
   };
 }
 
-function headFields(facts: HeadFacts) {
-  return {
-    name: facts.name,
-    argsRaw: facts.argsRaw,
-    turn: facts.turn,
-    step: facts.step,
-    seq: facts.seq,
-    startTime: facts.time,
-    call: { seq: facts.seq },
-  };
+function setHead(entry: CallEntry, facts: HeadFacts): void {
+  entry.name = facts.name;
+  entry.argsRaw = facts.argsRaw;
+  entry.turn = facts.turn;
+  entry.step = facts.step;
+  entry.seq = facts.seq;
+  entry.startTime = facts.time;
+  entry.call = { seq: facts.seq };
 }

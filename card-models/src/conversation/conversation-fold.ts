@@ -1,6 +1,11 @@
 import type { Timestamp } from '@bufbuild/protobuf/wkt';
 import type { Usage } from '@dsh/gen/content';
-import { TurnEndReason, type QuestionResolved, type SessionEvent } from '@dsh/gen/events';
+import {
+  TurnEndReason,
+  type AssistantChunk,
+  type QuestionResolved,
+  type SessionEvent,
+} from '@dsh/gen/events';
 import { CallTree, type CallEntry, type ToolPool } from './call-tree.js';
 import { NodeVector } from './node-vector.js';
 import {
@@ -11,6 +16,7 @@ import {
 } from './partial-accumulator.js';
 import { materializeNode, type NodeSource } from './node-source.js';
 import { reuseItems, reuseMap } from './reuse.js';
+import { VectorSnapshot } from './vector-snapshot.js';
 import type {
   AssistantBlock,
   ConversationNode,
@@ -58,7 +64,10 @@ export class ConversationFold {
   /** Folds the next event (its seq must be `endSeq`, or any seq when the window is empty). */
   add(event: SessionEvent): void {
     this.events.push(event);
-    this.fold(event);
+    // Chunks are most events: their short path is optimised early.
+    const payload = event.payload;
+    if (payload.case === 'assistantChunk') this.chunk(event.seq, event.time, payload.value);
+    else this.fold(event);
   }
 
   /** What a rebuild of this window needs to keep identities. */
@@ -78,15 +87,42 @@ export class ConversationFold {
     const tree = this.tree;
     const rebuilt = pool !== undefined;
     let runningChanged = tree.runningChanged || rebuilt;
-    for (const entry of tree.dirtyTop) {
-      const before = entry.block;
-      if (tree.project(entry, pool?.tool) === before) continue;
-      for (const home of entry.homes) this.dirtyNodes.add(home);
-      if (tree.running.has(entry.callId)) runningChanged = true;
+    if (tree.dirtyTop.size > 0) {
+      for (const entry of tree.dirtyTop) {
+        const before = entry.block;
+        if (tree.project(entry, pool?.tool) === before) continue;
+        for (const home of entry.homes) this.dirtyNodes.add(home);
+        if (tree.running.has(entry.callId)) runningChanged = true;
+      }
+      tree.dirtyTop.clear();
     }
-    tree.dirtyTop.clear();
     tree.runningChanged = false;
+    if (this.dirtyNodes.size > 0 || this.sources.length > this.vector.length) {
+      this.updateVector(pool);
+    }
 
+    const last = pool?.snapshot ?? this.last;
+    const snapshot = new VectorSnapshot(
+      this.firstSeq,
+      this.endSeq,
+      this.partial.project(pool?.snapshot.partial),
+      runningChanged || last === undefined ? this.runningCalls(last) : last.runningCalls,
+      this.pendingChanged || rebuilt || last === undefined
+        ? reuseItems([...this.pending.values()], last?.pending)
+        : last.pending,
+      this.resolvedChanged || rebuilt || last === undefined
+        ? reuseMap(this.resolved, last?.resolvedQuestions)
+        : last.resolvedQuestions,
+      this.vector,
+    );
+    this.pendingChanged = false;
+    this.resolvedChanged = false;
+    this.last = snapshot;
+    return snapshot;
+  }
+
+  /** Re-materializes dirty nodes and appends new ones into a new vector version. */
+  private updateVector(pool: FoldPool | undefined): void {
     const old = this.vector;
     const editor = old.edit();
     for (const index of this.dirtyNodes) {
@@ -99,31 +135,13 @@ export class ConversationFold {
       editor.push(this.materialize(index, pool));
     }
     this.vector = editor.done();
+  }
 
-    const last = pool?.snapshot ?? this.last;
-    const running = (): readonly ToolCallBlock[] =>
-      reuseItems(
-        [...tree.running.values()].map((entry) => tree.project(entry)),
-        last?.runningCalls,
-      );
-    const snapshot = snapshotOf(this.vector, {
-      firstSeq: this.firstSeq,
-      endSeq: this.endSeq,
-      partial: this.partial.project(last?.partial),
-      runningCalls: runningChanged || last === undefined ? running() : last.runningCalls,
-      pending:
-        this.pendingChanged || rebuilt || last === undefined
-          ? reuseItems([...this.pending.values()], last?.pending)
-          : last.pending,
-      resolvedQuestions:
-        this.resolvedChanged || rebuilt || last === undefined
-          ? reuseMap(this.resolved, last?.resolvedQuestions)
-          : last.resolvedQuestions,
-    });
-    this.pendingChanged = false;
-    this.resolvedChanged = false;
-    this.last = snapshot;
-    return snapshot;
+  /** The running top-level calls in call order; `last`'s array when the same. */
+  private runningCalls(last: ConversationSnapshot | undefined): readonly ToolCallBlock[] {
+    const fresh: ToolCallBlock[] = [];
+    for (const entry of this.tree.running.values()) fresh.push(this.tree.project(entry));
+    return reuseItems(fresh, last?.runningCalls);
   }
 
   private fold(event: SessionEvent): void {
@@ -141,11 +159,8 @@ export class ConversationFold {
         const { content, source, envelope, metaJson } = payload.value;
         return this.pushStatic({ kind: 'context', seq, time, content, source, envelope, metaJson });
       }
-      case 'assistantChunk': {
-        const { turn, step, chunk } = payload.value;
-        if (chunk !== undefined) this.partial.chunk({ turn, step, seq, time }, chunk.chunk);
-        return;
-      }
+      case 'assistantChunk':
+        return this.chunk(seq, time, payload.value);
       case 'assistantMessage': {
         const { turn, step, content, usage } = payload.value;
         const at = { turn, step, seq, time };
@@ -222,6 +237,11 @@ export class ConversationFold {
     }
   }
 
+  private chunk(seq: number, time: Timestamp | undefined, value: AssistantChunk): void {
+    const { turn, step, chunk } = value;
+    if (chunk !== undefined) this.partial.chunk({ turn, step, seq, time }, chunk.chunk);
+  }
+
   /** Freezes the turn's partial, stops its open calls when cancelled, closes pending items. */
   private endTurn(turn: number, reason: TurnEndReason, seq: number, time?: Timestamp): void {
     const state = this.partial.state;
@@ -278,15 +298,4 @@ export class ConversationFold {
     if (source === undefined) throw new Error(`no node source at ${index}`);
     return materializeNode(source, this.tree, pool?.node);
   }
-}
-
-function snapshotOf(
-  vector: NodeVector<ConversationNode>,
-  parts: Omit<ConversationSnapshot, 'nodes'>,
-): ConversationSnapshot {
-  return Object.defineProperty({ ...parts }, 'nodes', {
-    enumerable: true,
-    configurable: true,
-    get: () => vector.toArray(),
-  }) as ConversationSnapshot;
 }

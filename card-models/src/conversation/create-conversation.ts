@@ -45,52 +45,61 @@ export function createConversation(): Conversation {
     return next;
   };
 
-  const tryApply = (change: WindowChange): ApplyResult => {
-    const error = checkContiguous(change.events);
-    if (error !== undefined) return { ok: false, error, snapshot };
+  /** Applies `change` to the window; the error when it is rejected. */
+  const change = (next: WindowChange): WindowError | undefined => {
+    const error = checkContiguous(next.events);
+    if (error !== undefined) return error;
     const empty = fold.events.length === 0;
-    switch (change.kind) {
+    switch (next.kind) {
       case 'replace':
-        snapshot = rebuild(change.events);
-        break;
+        snapshot = rebuild(next.events);
+        return undefined;
       case 'prepend': {
-        const last = change.events.at(-1);
-        if (last === undefined) break;
+        const last = next.events.at(-1);
+        if (last === undefined) return undefined;
         if (!empty && last.seq + 1 !== fold.firstSeq) {
           const message =
             `a prepend must end right before the window's first seq ${fold.firstSeq}, ` +
             `but its last seq is ${last.seq}: request the page that ends at ${fold.firstSeq}`;
-          return { ok: false, error: { code: 'not-adjacent', message }, snapshot };
+          return { code: 'not-adjacent', message };
         }
-        snapshot = rebuild([...change.events, ...fold.events]);
-        break;
+        snapshot = rebuild([...next.events, ...fold.events]);
+        return undefined;
       }
       case 'append': {
+        const list = next.events;
+        const first = list[0];
+        if (first === undefined) return undefined;
+        // The events are contiguous, so the ones already in the window are a prefix.
         const end = fold.endSeq;
-        const fresh = empty ? change.events : change.events.filter((event) => event.seq >= end);
-        const first = fresh[0];
-        if (first === undefined) break;
-        if (!empty && first.seq !== end) {
+        const skip = empty ? 0 : Math.max(0, end - first.seq);
+        if (skip >= list.length) return undefined;
+        if (!empty && first.seq > end) {
           const message =
             `an append must start at the window's end seq ${end}, but starts at ${first.seq}: ` +
             `events ${end}..${first.seq - 1} are missing; replace the window to resync`;
-          return { ok: false, error: { code: 'gap', message }, snapshot };
+          return { code: 'gap', message };
         }
-        for (const event of fresh) fold.add(event);
+        for (let i = skip; i < list.length; i++) fold.add(list[i] as SessionEvent);
         snapshot = fold.commit();
-        break;
+        return undefined;
       }
       default: {
-        const unhandled: never = change;
+        const unhandled: never = next;
         return unhandled;
       }
     }
-    return { ok: true, snapshot };
   };
 
   return {
-    apply: (change) => tryApply(change).snapshot,
-    tryApply,
+    apply: (next) => {
+      change(next);
+      return snapshot;
+    },
+    tryApply: (next) => {
+      const error = change(next);
+      return error === undefined ? { ok: true, snapshot } : { ok: false, error, snapshot };
+    },
     get snapshot() {
       return snapshot;
     },

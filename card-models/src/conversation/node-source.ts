@@ -66,17 +66,29 @@ function materializeAssistant(
   pool: NodePool | undefined,
 ): AssistantNode {
   let changed = source.node === undefined;
-  source.tools.forEach((entry, i) => {
-    if (entry === undefined) return;
+  const tools = source.tools;
+  for (let i = 0; i < tools.length; i++) {
+    const entry = tools[i];
+    if (entry === undefined) continue;
     const tool = tree.project(entry);
     const current = source.blocks[i];
-    if (current?.kind === 'tool-call' && current.tool === tool) return;
+    if (current?.kind === 'tool-call' && current.tool === tool) continue;
     source.blocks[i] = { kind: 'tool-call', callId: entry.callId, tool };
     changed = true;
-  });
+  }
   if (!changed && source.node !== undefined) return source.node;
-  const fresh: AssistantNode = { ...source.base, blocks: source.blocks.slice() };
-  const node = reuseNode(fresh, pool?.(fresh.seq)) as AssistantNode;
+  const { base } = source;
+  const fresh: AssistantNode = {
+    kind: 'assistant',
+    seq: base.seq,
+    time: base.time,
+    turn: base.turn,
+    step: base.step,
+    usage: base.usage,
+    interrupted: base.interrupted,
+    blocks: source.blocks.slice(),
+  };
+  const node = pool === undefined ? fresh : (reuseNode(fresh, pool(fresh.seq)) as AssistantNode);
   if (node !== fresh) source.blocks = node.blocks.slice();
   source.node = node;
   return node;

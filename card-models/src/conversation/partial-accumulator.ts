@@ -11,74 +11,79 @@ export interface BlockOrigin {
   readonly time: Timestamp | undefined;
 }
 
-/** The partial being accumulated; blocks are keyed by their index in the final message. */
+/** The step being accumulated and its first chunk (seq and time of the partial). */
 export interface PartialState {
   readonly turn: number;
   readonly step: number;
   readonly seq: number;
   readonly time: Timestamp | undefined;
-  readonly blocks: Map<number, AssistantBlock>;
 }
+
+const noBlocks: readonly AssistantBlock[] = [];
 
 /**
  * Folds the `assistant/chunk` events of one model step into blocks. A chunk of another
  * step starts over (the old step's chunks are dropped: its final message never came).
- * Each chunk replaces only the block it touches, so untouched blocks keep identity.
+ * Each chunk replaces only the block it touches, so untouched blocks keep identity; a
+ * chunk that changes nothing keeps the projected partial. The block array is copied
+ * only when a chunk changes it after it was projected (copy on write), so a chunk
+ * costs O(blocks of the step), not O(text).
  */
 export class PartialAccumulator {
   state: PartialState | undefined;
-  changed = false;
+  /** Message index of each block in `items`, ascending; never shared. */
+  private indexes: number[] = [];
+  /** The blocks in message order; frozen by convention once `shared`. */
+  private items: AssistantBlock[] = [];
+  private shared = false;
+  private changed = false;
   private projected: PartialMessage | undefined;
 
   /** Adds one chunk; a delta of the wrong kind for its block is ignored. */
   chunk(at: BlockOrigin, value: StreamChunk['chunk']): void {
-    let state = this.state;
+    const state = this.state;
     if (state === undefined || state.turn !== at.turn || state.step !== at.step) {
-      state = { turn: at.turn, step: at.step, seq: at.seq, time: at.time, blocks: new Map() };
-      this.state = state;
+      this.state = { turn: at.turn, step: at.step, seq: at.seq, time: at.time };
+      this.indexes = [];
+      this.items = [];
+      this.shared = false;
+      this.changed = true;
     }
-    this.changed = true;
-    const blocks = state.blocks;
     switch (value.case) {
       case 'blockStart':
-        blocks.set(value.value.index, emptyBlock(value.value.blockType, at));
-        break;
+        return this.put(value.value.index, emptyBlock(value.value.blockType, at));
       case 'textDelta':
       case 'reasoningDelta': {
         const kind = value.case === 'textDelta' ? 'text' : 'reasoning';
-        const block = blocks.get(value.value.index);
-        if (block === undefined) blocks.set(value.value.index, { kind, text: value.value.text });
-        else if (block.kind === kind) {
-          blocks.set(value.value.index, { kind, text: block.text + value.value.text });
-        }
-        break;
+        const { index, text } = value.value;
+        const block = this.get(index);
+        if (block === undefined) return this.put(index, { kind, text });
+        if (block.kind === kind && text !== '') this.put(index, { kind, text: block.text + text });
+        return;
       }
       case 'toolCallDelta': {
         const delta = value.value;
-        const block = blocks.get(delta.index);
+        const block = this.get(delta.index);
         if (block === undefined) {
           const tool = headBlock(delta.id, delta.name ?? '', delta.argumentsDelta, at);
-          blocks.set(delta.index, { kind: 'tool-call', callId: tool.callId, tool });
-        } else if (block.kind === 'tool-call') {
-          const tool: ToolCallBlock = {
-            ...block.tool,
-            callId: delta.id === '' ? block.tool.callId : delta.id,
-            name: delta.name ?? block.tool.name,
-            argsRaw: block.tool.argsRaw + delta.argumentsDelta,
-          };
-          blocks.set(delta.index, { kind: 'tool-call', callId: tool.callId, tool });
+          return this.put(delta.index, { kind: 'tool-call', callId: tool.callId, tool });
         }
-        break;
+        if (block.kind !== 'tool-call') return;
+        const tool: ToolCallBlock = {
+          ...block.tool,
+          callId: delta.id === '' ? block.tool.callId : delta.id,
+          name: delta.name ?? block.tool.name,
+          argsRaw: block.tool.argsRaw + delta.argumentsDelta,
+        };
+        return this.put(delta.index, { kind: 'tool-call', callId: tool.callId, tool });
       }
       case 'blockEnd':
-        if (value.value.block !== undefined) {
-          blocks.set(value.value.index, assistantBlock(value.value.block, at));
-        }
-        break;
+        if (value.value.block === undefined) return;
+        return this.put(value.value.index, assistantBlock(value.value.block, at));
       case 'usage':
       case 'finish':
       case undefined:
-        break;
+        return;
       default: {
         const unhandled: never = value;
         return unhandled;
@@ -90,29 +95,75 @@ export class PartialAccumulator {
   clear(): void {
     if (this.state === undefined) return;
     this.state = undefined;
+    this.indexes = [];
+    this.items = [];
+    this.shared = false;
     this.changed = true;
   }
 
-  /** The partial's blocks in message order. */
+  /** A copy of the partial's blocks in message order. */
   blocks(): AssistantBlock[] {
-    const state = this.state;
-    if (state === undefined) return [];
-    return [...state.blocks.entries()].sort((a, b) => a[0] - b[0]).map((entry) => entry[1]);
+    return this.items.slice();
   }
 
-  /** The immutable view, rebuilt only after a change; `previous` is kept when equal. */
+  /**
+   * The immutable view, made only after a change. `previous` (a rebuilt window's old
+   * partial) is returned instead when it holds the same facts.
+   */
   project(previous?: PartialMessage): PartialMessage | undefined {
     if (this.changed) {
       const state = this.state;
+      this.shared = true;
       const fresh =
         state === undefined
           ? undefined
-          : { turn: state.turn, step: state.step, seq: state.seq, blocks: this.blocks() };
-      this.projected = reusePartial(fresh, previous);
+          : {
+              turn: state.turn,
+              step: state.step,
+              seq: state.seq,
+              blocks: this.items.length === 0 ? noBlocks : this.items,
+            };
+      const projected = previous === undefined ? fresh : reusePartial(fresh, previous);
+      // Later chunks start from the blocks the snapshot shows, so reused blocks stay reused.
+      if (projected !== undefined) this.items = projected.blocks as AssistantBlock[];
+      this.projected = projected;
       this.changed = false;
     }
     return this.projected;
   }
+
+  private get(index: number): AssistantBlock | undefined {
+    const indexes = this.indexes;
+    for (let i = indexes.length - 1; i >= 0; i--) if (indexes[i] === index) return this.items[i];
+    return undefined;
+  }
+
+  /** Sets the block at message `index`; a block with the same facts changes nothing. */
+  private put(index: number, block: AssistantBlock): void {
+    const indexes = this.indexes;
+    let i = indexes.length - 1;
+    while (i >= 0 && (indexes[i] as number) > index) i--;
+    const replace = i >= 0 && indexes[i] === index;
+    if (replace && sameBlock(this.items[i], block)) return;
+    if (this.shared) {
+      this.items = this.items.slice();
+      this.shared = false;
+    }
+    if (replace) this.items[i] = block;
+    else {
+      indexes.splice(i + 1, 0, index);
+      this.items.splice(i + 1, 0, block);
+    }
+    this.changed = true;
+  }
+}
+
+/** Blocks with the same facts (tool blocks by identity), as snapshot reuse compares them. */
+function sameBlock(a: AssistantBlock | undefined, b: AssistantBlock): boolean {
+  if (a === undefined || a.kind !== b.kind) return false;
+  if (a.kind === 'tool-call')
+    return b.kind === 'tool-call' && a.callId === b.callId && a.tool === b.tool;
+  return b.kind !== 'tool-call' && a.text === b.text;
 }
 
 /** True when blocks hold something worth keeping: text, reasoning or a tool call. */

@@ -9,6 +9,7 @@ export async function main(
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<number> {
   if (argv[0] === 'import') return runImportCommand(argv.slice(1), env);
+  if (argv[0] === 'tui') return runTuiCommand(argv.slice(1), env);
   const { argv: serveArgv, watchClaude } = extractWatchClaude(argv);
   const request = parseServeArgs(serveArgv, env);
   switch (request.kind) {
@@ -35,6 +36,24 @@ export async function main(
       throw new Error(`unhandled request ${JSON.stringify(unknown)}`);
     }
   }
+}
+
+/**
+ * `dsh tui`: the terminal client, loaded only when asked for (the host itself never needs
+ * it). The specifier is a variable so the host's type-check does not pull the client in.
+ */
+async function runTuiCommand(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<number> {
+  const specifier = '@dsh/client-tui';
+  const client = (await import(specifier)) as {
+    runTui(
+      argv: readonly string[],
+      env: Readonly<Record<string, string | undefined>>,
+    ): Promise<number>;
+  };
+  return client.runTui(argv, env);
 }
 
 process.exit(await main(process.argv.slice(2), process.env));

@@ -11,6 +11,7 @@ import { resolveToken } from '../server/auth.js';
 import { hostVersion } from '../server/host-version.js';
 import { startServer } from '../server/start-server.js';
 import type { ServeConfig } from './parse-serve-args.js';
+import { buildWebClient } from './build-web-client.js';
 import { seedDemoSessions } from './seed-demo-sessions.js';
 
 /** The demo journals copied into an empty data dir on first start. */
@@ -40,6 +41,7 @@ export async function serve(
   const agentConfig = await loadAgentConfig(config.model, process.env, homedir());
   if ('error' in agentConfig) throw new Error(agentConfig.error);
   const { model, approvals } = agentConfig.config;
+  await buildWebClient(webRoot, out);
   const { token, generated } = resolveToken(config.host, config.token);
   const store = await createJournalStore({
     dataDir: config.dataDir,

@@ -1,0 +1,16 @@
+/** Live sessions: the shared data path of both clients (Page, Follow, WatchSessions, reconnect). */
+export { backoffDelay, defaultBackoff, type BackoffOptions } from './backoff.js';
+export { describeError, isRetryable, type ConnectionState } from './connection-state.js';
+export {
+  createSessionList,
+  type SessionList,
+  type SessionListOptions,
+  type SessionListState,
+} from './session-list.js';
+export { sessionTree, type SessionRow } from './session-tree.js';
+export {
+  createSessionWindow,
+  type SessionWindow,
+  type SessionWindowOptions,
+  type SessionWindowState,
+} from './session-window.js';

@@ -1,0 +1,142 @@
+import {
+  deliverablesByTurn,
+  type ConversationNode,
+  type ConversationSnapshot,
+  type Deliverable,
+  type PendingItem,
+} from '@dsh/card-models';
+import { oneLine, textLines } from '../cards/text-lines.js';
+import { theme } from '../cards/theme.js';
+import { seg, type StyledLine } from '../text/styled-line.js';
+import { wrapLine } from '../text/text-width.js';
+import type { ConversationItem } from './conversation-item.js';
+import { nodeItems, partialItems, type NodeContext } from './render-node.js';
+
+/**
+ * Renders conversation snapshots into items, memoised on node identity and width: an
+ * append re-renders only the nodes card-models replaced, so a long window costs O(new).
+ */
+export interface ConversationRenderer {
+  render(snapshot: ConversationSnapshot, width: number): ConversationItem[];
+}
+
+/** Creates a renderer with its own memo (one per session view). */
+export function createConversationRenderer(
+  context: Omit<NodeContext, 'width'>,
+): ConversationRenderer {
+  let memoWidth = -1;
+  let memo = new WeakMap<ConversationNode, ConversationItem[]>();
+  return {
+    render(snapshot, width) {
+      if (width !== memoWidth) {
+        memo = new WeakMap();
+        memoWidth = width;
+      }
+      const nodeContext: NodeContext = { ...context, width };
+      const closing = closingNodes(snapshot.nodes);
+      const files =
+        closing.size > 0
+          ? deliverablesByTurn(snapshot.nodes, context.card.facts)
+          : new Map<number, Deliverable[]>();
+      const items: ConversationItem[] = [];
+      for (const node of snapshot.nodes) {
+        let drawn = memo.get(node);
+        if (!drawn) {
+          drawn = nodeItems(node, nodeContext);
+          memo.set(node, drawn);
+        }
+        items.push(...drawn);
+        const turn = closing.get(node);
+        const produced = turn === undefined ? undefined : files.get(turn);
+        if (turn !== undefined && produced !== undefined && produced.length > 0) {
+          items.push(deliverablesItem(turn, produced, width));
+        }
+      }
+      if (snapshot.partial) items.push(...partialItems(snapshot.partial, nodeContext));
+      for (const pending of snapshot.pending) items.push(pendingItem(pending, width));
+      return items;
+    },
+  };
+}
+
+/** The last assistant node of each turn in the window: deliverables are drawn under it. */
+function closingNodes(nodes: readonly ConversationNode[]): Map<ConversationNode, number> {
+  const lastByTurn = new Map<number, ConversationNode>();
+  for (const node of nodes) if (node.kind === 'assistant') lastByTurn.set(node.turn, node);
+  return new Map([...lastByTurn].map(([turn, node]) => [node, turn]));
+}
+
+function deliverablesItem(
+  turn: number,
+  files: readonly Deliverable[],
+  width: number,
+): ConversationItem {
+  const draw = (w: number): StyledLine[] => {
+    const line: StyledLine = [
+      seg('⇲ files: ', theme.ok),
+      ...files.flatMap((file, i) => [
+        ...(i > 0 ? [seg(', ', theme.dim)] : []),
+        seg(oneLine(file.displayPath), theme.path),
+      ]),
+    ];
+    return wrapLine(line, w, 2);
+  };
+  return { key: `deliverables:${turn}`, lines: draw(width), details: draw };
+}
+
+/** A pending approval or question with the keys that answer it. */
+function pendingItem(item: PendingItem, width: number): ConversationItem {
+  const draw = (w: number): StyledLine[] => {
+    if (item.kind === 'approval') {
+      const reason = item.reason !== '' ? ` — ${item.reason}` : '';
+      return [
+        ...textLines(`Approve ${item.toolName}?${reason}`, w, { style: theme.pending }),
+        [
+          seg('  y', theme.key),
+          seg(' allow  '),
+          seg('a', theme.key),
+          seg(' allow for this session  '),
+          seg('n', theme.key),
+          seg(' deny'),
+        ],
+      ];
+    }
+    const lines: StyledLine[] = [];
+    item.questions.forEach((question, q) => {
+      const header = question.header !== '' ? `${question.header}: ` : '';
+      lines.push(
+        ...textLines(
+          `${item.questions.length > 1 ? `${q + 1}/${item.questions.length} ` : ''}${header}${question.question}`,
+          w,
+          { style: theme.pending },
+        ),
+      );
+      question.options.forEach((option, i) => {
+        const description = option.description !== '' ? ` — ${oneLine(option.description)}` : '';
+        lines.push(
+          ...wrapLine(
+            [
+              seg(`  ${i + 1}`, theme.key),
+              seg(` ${oneLine(option.label)}`),
+              seg(description, theme.dim),
+            ],
+            w,
+            5,
+          ),
+        );
+      });
+    });
+    lines.push([
+      seg('  1-9', theme.key),
+      seg(' choose  '),
+      seg('t', theme.key),
+      seg(' type an answer  '),
+      seg('x', theme.key),
+      seg(' decline'),
+    ]);
+    return lines;
+  };
+  const key =
+    item.kind === 'approval' ? `approval:${item.approvalId}` : `question:${item.questionId}`;
+  return { key, pending: item, lines: draw(width), details: draw };
+}

@@ -1,0 +1,51 @@
+/**
+ * client-tui: the blessed terminal client. It draws card-models' props as text and reads
+ * sessions through card-models' live data path over Connect from Node.
+ */
+
+// Command line.
+export { runTui } from './cli/run-tui.js';
+export {
+  defaultHostUrl,
+  parseTuiArgs,
+  tuiUsage,
+  type TuiConfig,
+  type TuiRequest,
+} from './cli/parse-tui-args.js';
+
+// The client.
+export { createTuiApp, type TuiApp, type TuiAppOptions } from './ui/create-tui-app.js';
+export { createSessionClient, type SessionClient } from './data/session-client.js';
+
+// Drawing cards and conversations as text (used by the app and its snapshot tests).
+export { createTuiRegistry } from './cards/tui-registry.js';
+export { renderToolCard, cardHead } from './cards/render-tool-card.js';
+export type {
+  CardContext,
+  CardMode,
+  TuiCardRenderer,
+  TuiRendererRegistry,
+} from './cards/card-renderer.js';
+export {
+  createConversationRenderer,
+  type ConversationRenderer,
+} from './conversation/render-conversation.js';
+export type { ConversationItem } from './conversation/conversation-item.js';
+export {
+  createConversationView,
+  type ConversationView,
+  type ViewportFrame,
+} from './ui/conversation-view.js';
+
+// Text.
+export { sanitizeText } from './text/sanitize-text.js';
+export { detectColorDepth, type ColorDepth } from './text/color-depth.js';
+export {
+  plainText,
+  seg,
+  type Segment,
+  type StyledLine,
+  type TextStyle,
+} from './text/styled-line.js';
+export { toSgr } from './text/to-sgr.js';
+export { lineWidth, textWidth, truncateLine, wrapLine } from './text/text-width.js';

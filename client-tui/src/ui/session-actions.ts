@@ -1,0 +1,82 @@
+import { create } from '@bufbuild/protobuf';
+import { ContentBlockSchema } from '@dsh/gen/content';
+import { ApprovalDecision } from '@dsh/gen/events';
+import { PromptMode } from '@dsh/gen/service';
+import { describeError } from '@dsh/card-models';
+import type { SessionClient } from '../data/session-client.js';
+
+/** The writes a person can make to a session; each resolves with an error text or undefined. */
+export interface SessionActions {
+  send(sessionId: string, text: string, mode: 'queue' | 'steer'): Promise<string | undefined>;
+  stop(sessionId: string): Promise<string | undefined>;
+  approve(
+    sessionId: string,
+    approvalId: string,
+    decision: 'allow' | 'session' | 'deny',
+  ): Promise<string | undefined>;
+  answer(
+    sessionId: string,
+    questionId: string,
+    answers: readonly (readonly string[])[] | 'cancelled',
+  ): Promise<string | undefined>;
+  createSession(): Promise<{ id: string } | { error: string }>;
+}
+
+const decisions = {
+  allow: ApprovalDecision.ALLOW,
+  session: ApprovalDecision.ALLOW_SESSION,
+  deny: ApprovalDecision.DENY,
+} as const;
+
+async function attempt(run: () => Promise<unknown>): Promise<string | undefined> {
+  try {
+    await run();
+    return undefined;
+  } catch (error) {
+    return describeError(error);
+  }
+}
+
+/** Prompt, Cancel, Respond and CreateSession over `client`; failures become messages. */
+export function createSessionActions(client: SessionClient): SessionActions {
+  return {
+    send: (sessionId, text, mode) =>
+      attempt(() =>
+        client.prompt({
+          sessionId,
+          content: [create(ContentBlockSchema, { block: { case: 'text', value: { text } } })],
+          mode: mode === 'steer' ? PromptMode.STEER : PromptMode.QUEUE,
+        }),
+      ),
+    stop: (sessionId) => attempt(() => client.cancel({ sessionId })),
+    approve: (sessionId, approvalId, decision) =>
+      attempt(() =>
+        client.respond({
+          sessionId,
+          response: { case: 'approval', value: { approvalId, decision: decisions[decision] } },
+        }),
+      ),
+    answer: (sessionId, questionId, answers) =>
+      attempt(() =>
+        client.respond({
+          sessionId,
+          response: {
+            case: 'question',
+            value:
+              answers === 'cancelled'
+                ? { questionId, cancelled: true }
+                : { questionId, answers: answers.map((values) => ({ values: [...values] })) },
+          },
+        }),
+      ),
+    async createSession() {
+      try {
+        const response = await client.createSession({});
+        const id = response.session?.id;
+        return id === undefined ? { error: 'the host returned no session' } : { id };
+      } catch (error) {
+        return { error: describeError(error) };
+      }
+    },
+  };
+}

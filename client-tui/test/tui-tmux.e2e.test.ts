@@ -1,0 +1,149 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { assistantMessage, turnEnd, turnStart, userMessage } from '@dsh/fixtures';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestHost, type TestHost } from './test-host.js';
+import { hasTmux, startTmux, type TmuxSession } from './tmux.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const tmuxMissing = !hasTmux();
+if (tmuxMissing && process.env.CI === 'true') {
+  throw new Error('tmux is required for the client-tui end-to-end test: apt-get install -y tmux');
+}
+if (tmuxMissing) {
+  console.warn('client-tui tmux end-to-end test skipped: install the Debian package `tmux`');
+}
+
+/** The text rows of the conversation pane (right of the list separator). */
+const conversation = (screen: string) =>
+  screen
+    .split('\n')
+    .map((line) => line.split('│').slice(1).join('│'))
+    .join('\n');
+
+describe.skipIf(tmuxMissing)('dsh tui in tmux against a real host', () => {
+  let dataDir: string;
+  let host: TestHost;
+  let tmux: TmuxSession | undefined;
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'dsh-tui-e2e-'));
+    host = await startTestHost({ dataDir, fixtureDirs: [join(root, 'fixtures/journals')] });
+  });
+  afterAll(async () => {
+    tmux?.kill();
+    await host.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const launch = (sessionId: string) => {
+    tmux?.kill();
+    tmux = startTmux(
+      `cd ${root} && TERM=xterm-256color node host/bin/dsh.js tui --host ${host.url} --session ${sessionId}`,
+      80,
+      24,
+    );
+    return tmux;
+  };
+
+  it('opens a session and pages older history with g / PgUp', async () => {
+    const t = launch('long-paging');
+    await t.waitFor(
+      (s) => s.includes('Long session for paging') && s.includes('following'),
+      'the tail page',
+    );
+    expect(conversation(t.capture())).not.toContain('(request 1)');
+    await t.waitFor(
+      (s) => {
+        if (conversation(s).includes('(request 1).')) return true;
+        t.keys('g');
+        return false;
+      },
+      'the first request after loading every older page',
+      40_000,
+    );
+    t.keys('End');
+    await t.waitFor((s) => s.includes('following'), 'following again');
+  });
+
+  it('follows the bottom while the host appends, and survives a resize', async () => {
+    const journal = await host.store.create({ cwd: dataDir, title: 'Live follow', model: 'demo' });
+    const id = journal.header.sessionId;
+    const t = launch(id);
+    await t.waitFor((s) => s.includes('Live follow'), 'the new session');
+    await journal.append([userMessage('live line one'), turnStart(1)]);
+    await t.waitFor((s) => s.includes('live line one'), 'the first appended message');
+    await journal.append([assistantMessage({ turn: 1 }, ['live reply two']), turnEnd(1)]);
+    await t.waitFor((s) => s.includes('live reply two'), 'the second appended message');
+
+    t.resize(100, 30);
+    // 100 columns give the session list 28 cells; 80 columns give it 22.
+    const wide = await t.waitFor(
+      (s) => s.split('\n')[1]?.indexOf('│') === 28,
+      'the resized layout',
+    );
+    expect(wide.split('\n').length).toBeGreaterThanOrEqual(30);
+    expect(wide).toContain('live reply two');
+    t.resize(80, 24);
+    await t.waitFor((s) => s.split('\n')[1]?.indexOf('│') === 22, 'the 80x24 layout');
+  });
+
+  it('sends, answers an approval, steers and stops with the offline demo model', async () => {
+    const journal = await host.store.create({ cwd: dataDir, title: 'Demo agent', model: 'demo' });
+    const t = launch(journal.header.sessionId);
+    await t.waitFor(
+      (s) => s.includes('Demo agent') && s.includes('i to compose'),
+      'the empty session',
+    );
+    t.keys('i');
+    t.text('hello demo');
+    t.keys('Enter');
+    await t.waitFor((s) => s.includes('› hello demo'), 'the sent prompt');
+    await t.waitFor((s) => s.includes('Approve bash?'), 'the approval request', 30_000);
+    t.keys('BTab'); // input -> conversation
+    t.keys('y');
+    await t.waitFor(
+      (s) => !s.includes('Approve bash?') || s.includes('allowed bash'),
+      'the approval answered',
+    );
+    await t.waitFor((s) => /exit \d/.test(s), 'the approved command finishing', 30_000);
+    // The next shell command waits for approval; steering joins the turn at its next step.
+    await t.waitFor((s) => s.includes('Approve bash?'), 'the second approval request', 30_000);
+    t.keys('i');
+    t.text('please steer');
+    t.keys('C-s');
+    await t.waitFor((s) => !s.includes('› please steer'), 'the sent (cleared) input');
+    t.keys('BTab');
+    t.keys('n');
+    await t.waitFor((s) => s.includes('steer: please steer'), 'the steering message', 30_000);
+    t.keys('C-x');
+    await t.waitFor((s) => /turn \d+ interrupted/.test(s), 'the stopped turn', 30_000);
+  });
+
+  it('says it is disconnected while the host is down and resyncs after a restart', async () => {
+    const journal = await host.store.create({ cwd: dataDir, title: 'Restart me', model: 'demo' });
+    const id = journal.header.sessionId;
+    await journal.append([userMessage('before the restart')]);
+    const t = launch(id);
+    await t.waitFor(
+      (s) => s.includes('before the restart') && s.includes('following'),
+      'the session',
+    );
+    const port = host.port;
+    await host.close();
+    await t.waitFor((s) => s.includes('disconnected'), 'the disconnected status');
+    host = await startTestHost({ dataDir, fixtureDirs: [join(root, 'fixtures/journals')], port });
+    const reopened = await host.store.open(id);
+    await reopened.append([userMessage('after the restart')]);
+    await t.waitFor(
+      (s) =>
+        s.includes('after the restart') &&
+        s.includes('before the restart') &&
+        !s.includes('disconnected'),
+      'the resynced session',
+      20_000,
+    );
+  });
+});

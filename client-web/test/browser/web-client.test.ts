@@ -1,0 +1,234 @@
+// @vitest-environment node
+import { assistantMessage, turnEnd, turnStart, userMessage } from '@dsh/fixtures';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { artifacts, browserMissing, launchBrowser } from './browser.js';
+import { startWebHost, type WebHost } from './web-host.js';
+
+const missing = browserMissing();
+if (missing !== undefined && process.env['CI'] === 'true') {
+  throw new Error(`browser tests cannot run on CI: ${missing}`);
+}
+if (missing !== undefined) console.warn(`skipping the browser tests: ${missing}`);
+
+let host: WebHost;
+let browser: Awaited<ReturnType<typeof launchBrowser>>;
+
+beforeAll(async () => {
+  if (missing !== undefined) return;
+  host = await startWebHost();
+  browser = await launchBrowser();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await host?.close();
+});
+
+/** Seqs of the rendered conversation nodes, in order. */
+async function seqs(page: Page): Promise<number[]> {
+  return page.$$eval('.conversation [data-seq]', (nodes) =>
+    nodes.map((node) => Number((node as HTMLElement).dataset['seq'])),
+  );
+}
+
+/** The first node visible in the conversation and its distance from the scroller's top. */
+async function firstVisible(page: Page): Promise<{ seq: string; offset: number }> {
+  return page.$eval('.conversation', (scroller) => {
+    const top = scroller.getBoundingClientRect().top;
+    const node = [...scroller.querySelectorAll<HTMLElement>('[data-seq]')].find(
+      (el) => el.getBoundingClientRect().bottom > top,
+    );
+    if (node === undefined) throw new Error('no visible node');
+    return { seq: node.dataset['seq'] ?? '', offset: node.getBoundingClientRect().top - top };
+  });
+}
+
+async function openSession(page: Page, id: string): Promise<void> {
+  await page.goto(`${host.url}/#/s/${encodeURIComponent(id)}`);
+  await page.waitForSelector('.conversation [data-seq]');
+}
+
+function turn(n: number, text: string) {
+  return [
+    turnStart(n),
+    userMessage(`question ${n}`),
+    assistantMessage({ turn: n }, [text]),
+    turnEnd(n),
+  ];
+}
+
+describe.skipIf(missing !== undefined)('web client in Chromium', { timeout: 60_000 }, () => {
+  it('opens a fixture session and loads older pages with the viewport anchored', async () => {
+    const { page, errors } = await browser.page();
+    await openSession(page, 'long-paging');
+    await page.waitForSelector('.session-row.selected');
+    const before = await seqs(page);
+    await page.$eval('.conversation', (el) => (el.scrollTop = 0));
+    const anchor = await firstVisible(page);
+    await page.click('[data-action="load-older"]');
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('.conversation [data-seq]').length > n,
+      before.length,
+    );
+    await page.waitForTimeout(100);
+    const after = await seqs(page);
+    expect(after.length).toBeGreaterThan(before.length);
+    expect(after.slice(-before.length)).toEqual(before);
+    expect(new Set(after).size).toBe(after.length);
+    const moved = await page.$eval(
+      '.conversation',
+      (scroller, seq) => {
+        const node = scroller.querySelector<HTMLElement>(`[data-seq="${seq}"]`);
+        return (node?.getBoundingClientRect().top ?? NaN) - scroller.getBoundingClientRect().top;
+      },
+      anchor.seq,
+    );
+    expect(Math.abs(moved - anchor.offset)).toBeLessThan(2);
+    await page.screenshot({ path: `${artifacts}long-paging.png` });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('follows events the host appends, at the bottom', async () => {
+    const id = await host.createSession('Live follow');
+    const { page, errors } = await browser.page();
+    await page.goto(`${host.url}/#/s/${id}`);
+    await page.waitForSelector('.empty-state');
+    const journal = await host.journal(id);
+    for (let n = 1; n <= 12; n += 1)
+      await journal.append(turn(n, `Answer **${n}** from the host.`));
+    await page.waitForFunction(() =>
+      document.body.textContent?.includes('Answer 12 from the host.'),
+    );
+    const atBottom = await page.$eval(
+      '.conversation',
+      (el) => el.scrollHeight - el.scrollTop - el.clientHeight < 48,
+    );
+    expect(atBottom).toBe(true);
+    expect(await page.locator('.markdown strong', { hasText: '12' }).count()).toBe(1);
+    await page.screenshot({ path: `${artifacts}live-follow.png` });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('sends, answers approvals, steers and stops against the demo agent', async () => {
+    const id = await host.createSession('Agent session');
+    const { page, errors } = await browser.page();
+    await page.goto(`${host.url}/#/s/${id}`);
+    await page.waitForSelector('.empty-state');
+    const input = page.locator('[data-testid="input"]');
+    await input.fill('Show me around');
+    await input.press('Enter');
+    expect(await input.inputValue()).toBe('');
+    await page.waitForSelector('.bubble.user');
+    await page.waitForSelector('[data-pending="approval"]');
+    await page.screenshot({ path: `${artifacts}approval.png` });
+    await page.click('[data-pending="approval"] [data-action="allow"]');
+    await page.waitForSelector('.dsh-card[data-tool="bash"][data-state="ok"]');
+    await page.waitForSelector('[data-pending="approval"]');
+    await input.fill('Please hurry');
+    await page.click('[data-action="steer"]');
+    expect(await input.inputValue()).toBe('');
+    await page.click('[data-pending="approval"] [data-action="allow"]');
+    await page.waitForSelector('.bubble.steering');
+    await page.waitForSelector('[data-action="stop"]');
+    await page.click('[data-action="stop"]');
+    await page.waitForSelector('.turn-end.marked');
+    await page.waitForSelector('[data-action="stop"]', { state: 'detached' });
+    await page.screenshot({ path: `${artifacts}agent-stopped.png` });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('keeps the draft when sending fails, per session', async () => {
+    const { page } = await browser.page();
+    const id = await host.createSession('Draft session');
+    await page.goto(`${host.url}/#/s/${id}`);
+    await page.waitForSelector('.empty-state');
+    const input = page.locator('[data-testid="input"]');
+    await input.fill('kept for later');
+    await openSession(page, 'approvals');
+    await page.goto(`${host.url}/#/s/${id}`);
+    await page.waitForSelector('.empty-state');
+    expect(await input.inputValue()).toBe('kept for later');
+    await host.stop();
+    await input.press('Enter');
+    await page.waitForSelector('.input-error');
+    expect(await input.inputValue()).toBe('kept for later');
+    await host.start();
+    await page.close();
+  });
+
+  it('shows the disconnect banner and resyncs after a host restart without duplicates', async () => {
+    const id = await host.createSession('Restart');
+    const journal = await host.journal(id);
+    await journal.append(turn(1, 'Before the restart.'));
+    const { page, errors } = await browser.page();
+    await openSession(page, id);
+    await host.stop();
+    await page.waitForSelector('[data-testid="banner"]');
+    await page.screenshot({ path: `${artifacts}disconnected.png` });
+    await host.start();
+    await (await host.journal(id)).append(turn(2, 'After the restart.'));
+    await page.waitForFunction(() => document.body.textContent?.includes('After the restart.'));
+    await page.waitForSelector('[data-testid="banner"]', { state: 'detached', timeout: 15_000 });
+    expect(await seqs(page)).toEqual([1, 2, 3, 5, 6, 7]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('renders hostile tool output inert and keeps the layout', async () => {
+    const { page, errors, dialogs } = await browser.page();
+    await openSession(page, 'hostile-output');
+    await page.waitForTimeout(300);
+    const active = await page.$$eval('.conversation *', (elements) =>
+      elements.flatMap((el) => {
+        const found: string[] = [];
+        const tag = el.tagName.toLowerCase();
+        if (['script', 'iframe', 'object', 'embed', 'img'].includes(tag)) found.push(`<${tag}>`);
+        for (const attr of el.getAttributeNames()) {
+          const value = el.getAttribute(attr) ?? '';
+          if (attr.startsWith('on')) found.push(`${tag}[${attr}]`);
+          if (attr === 'href' && !/^https?:\/\//i.test(value)) found.push(`${tag}[href=${value}]`);
+        }
+        return found;
+      }),
+    );
+    expect(active).toEqual([]);
+    expect(dialogs).toEqual([]);
+    expect(await page.title()).toBe('dsh');
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - window.innerWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: `${artifacts}hostile-output.png` });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('opens details with the keyboard, shows the trajectory, and fits 400 px in dark', async () => {
+    const { page, errors } = await browser.page();
+    await openSession(page, 'showcase');
+    await page.keyboard.press('j');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-testid="details"] .dsh-card[data-mode="details"]');
+    await page.screenshot({ path: `${artifacts}details.png` });
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[data-testid="details"]', { state: 'detached' });
+    await page.click('[data-action="trajectory"]');
+    await page.waitForSelector('.wf-call');
+    await page.screenshot({ path: `${artifacts}trajectory.png` });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.setViewportSize({ width: 400, height: 760 });
+    await page.reload();
+    await page.waitForSelector('.conversation [data-seq]');
+    expect(await page.evaluate(() => document.documentElement.dataset['theme'])).toBe('dark');
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - window.innerWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: `${artifacts}narrow-dark.png` });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
