@@ -1,49 +1,16 @@
 import { create } from '@bufbuild/protobuf';
-import {
-  ContentBlockSchema,
-  StreamChunkSchema,
-  type ContentBlock,
-  type Usage,
-} from '@dsh/gen/content';
-import {
-  ApprovalDecision,
-  QuestionSchema,
-  ToolErrorSchema,
-  TurnEndReason,
-  type ToolError,
-} from '@dsh/gen/events';
+import { ContentBlockSchema, StreamChunkSchema, type ContentBlock } from '@dsh/gen/content';
+import { ApprovalDecision, QuestionSchema, ToolErrorSchema, type ToolError } from '@dsh/gen/events';
+import { eventPayloads } from '../journal/event-payloads.js';
 import type { EventPayload } from '../journal/journal-types.js';
 import type { ProviderChunk } from '../providers/provider.js';
 import type { ToolErrorInfo, UserAnswers, UserQuestion } from '../tools/tool.js';
 
 /** Payload factories for the events the agent records, so the loop reads as a story. */
 export const payloads = {
-  userMessage: (content: ContentBlock[], source: string): EventPayload => ({
-    case: 'userMessage',
-    value: { $typeName: 'dsh.session.v1.UserMessage', content, source },
-  }),
-  steeringMessage: (turn: number, content: ContentBlock[], source: string): EventPayload => ({
-    case: 'steeringMessage',
-    value: { $typeName: 'dsh.session.v1.SteeringMessage', turn, content, source },
-  }),
-  contextMessage: (content: string, envelope: string, metaJson: string): EventPayload => ({
-    case: 'contextMessage',
-    value: {
-      $typeName: 'dsh.session.v1.ContextMessage',
-      content: [textBlock(content)],
-      source: 'host',
-      envelope,
-      metaJson,
-    },
-  }),
-  turnStart: (turn: number): EventPayload => ({
-    case: 'turnStart',
-    value: { $typeName: 'dsh.session.v1.TurnStart', turn },
-  }),
-  turnEnd: (turn: number, reason: TurnEndReason): EventPayload => ({
-    case: 'turnEnd',
-    value: { $typeName: 'dsh.session.v1.TurnEnd', turn, reason },
-  }),
+  ...eventPayloads,
+  contextMessage: (content: string, envelope: string, metaJson: string): EventPayload =>
+    eventPayloads.contextMessage([textBlock(content)], 'host', envelope, metaJson),
   chunk: (turn: number, step: number, chunk: ProviderChunk): EventPayload => ({
     case: 'assistantChunk',
     value: {
@@ -52,32 +19,6 @@ export const payloads = {
       step,
       chunk: create(StreamChunkSchema, { chunk }),
     },
-  }),
-  assistantMessage: (
-    at: { turn: number; step: number },
-    content: ContentBlock[],
-    usage: Usage | undefined,
-    model: string,
-    finishReason: string,
-  ): EventPayload => ({
-    case: 'assistantMessage',
-    value: {
-      $typeName: 'dsh.session.v1.AssistantMessage',
-      ...at,
-      content,
-      usage,
-      model,
-      finishReason,
-    },
-  }),
-  toolCall: (
-    at: { turn: number; step: number },
-    callId: string,
-    name: string,
-    args: string,
-  ): EventPayload => ({
-    case: 'toolCall',
-    value: { $typeName: 'dsh.session.v1.ToolCall', ...at, callId, name, arguments: args },
   }),
   toolResult: (
     at: { turn: number; step: number },
@@ -172,10 +113,6 @@ export const payloads = {
           : answers.map((values) => ({ $typeName: 'dsh.session.v1.Answer' as const, values })),
       cancelled: answers === 'cancelled',
     },
-  }),
-  agentError: (message: string, code: string): EventPayload => ({
-    case: 'agentError',
-    value: { $typeName: 'dsh.session.v1.AgentError', message, code },
   }),
 };
 

@@ -1,8 +1,7 @@
-import { homedir } from 'node:os';
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createJournalStore, type JournalStore } from '../journal/index.js';
 import { importClaudeCode, watchClaudeCode } from '../import/index.js';
+import { dataDirFrom, expandPath } from './expand-path.js';
 
 /** Where Claude Code keeps its transcripts. */
 export const defaultClaudeProjectsDir = '~/.claude/projects';
@@ -51,8 +50,11 @@ export function parseImportArgs(
   }
   if (extra.length > 0)
     return { kind: 'error', message: `unexpected argument ${JSON.stringify(extra[0])}` };
-  const dataDir = values['data-dir'] ?? (env.DSH_DATA_DIR || undefined) ?? '~/.dsh/sessions';
-  return { kind: 'import', source: expandPath(source, cwd), dataDir: expandPath(dataDir, cwd) };
+  return {
+    kind: 'import',
+    source: expandPath(source, cwd),
+    dataDir: dataDirFrom(values['data-dir'], env, cwd),
+  };
 }
 
 /**
@@ -153,10 +155,4 @@ export function attachClaudeWatch(
 
 function mib(bytes: number): string {
   return `${(bytes / (1 << 20)).toFixed(1)} MiB`;
-}
-
-function expandPath(path: string, cwd: string): string {
-  if (path === '~') return homedir();
-  if (path.startsWith('~/')) return resolve(homedir(), path.slice(2));
-  return resolve(cwd, path);
 }

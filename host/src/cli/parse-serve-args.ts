@@ -1,7 +1,6 @@
-import { homedir } from 'node:os';
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ConfigFlags } from '../providers/config.js';
+import { dataDirFrom, expandPath } from './expand-path.js';
 
 /** The settings of `dsh serve`, after flags and environment. */
 export interface ServeConfig {
@@ -108,14 +107,13 @@ export function parseServeArgs(
   if (host.trim() === '')
     return { kind: 'error', message: 'empty --host: give an address such as 127.0.0.1' };
   const token = values.token ?? fromEnv('DSH_TOKEN');
-  const dataDir = values['data-dir'] ?? fromEnv('DSH_DATA_DIR') ?? '~/.dsh/sessions';
   return {
     kind: 'serve',
     config: {
       port,
       host,
       token: token === '' ? undefined : token,
-      dataDir: expandPath(dataDir, cwd),
+      dataDir: dataDirFrom(values['data-dir'], env, cwd),
       fixtureDirs: (values.fixtures ?? []).map((dir) => expandPath(dir, cwd)),
       model: {
         ...(values.model !== undefined && { model: values.model }),
@@ -125,10 +123,4 @@ export function parseServeArgs(
       },
     },
   };
-}
-
-function expandPath(path: string, cwd: string): string {
-  if (path === '~') return homedir();
-  if (path.startsWith('~/')) return resolve(homedir(), path.slice(2));
-  return resolve(cwd, path);
 }

@@ -1,7 +1,7 @@
 import { create } from '@bufbuild/protobuf';
 import { UsageSchema, type ContentBlock, type Usage } from '@dsh/gen/content';
-import { ExtensionEventSchema, TurnEndReason } from '@dsh/gen/events';
-import type { EventPayload } from '../journal/index.js';
+import { ExtensionEventSchema } from '@dsh/gen/events';
+import { eventPayloads, type EventPayload } from '../journal/index.js';
 import { numberOf, type JsonRecord } from './transcript-line.js';
 
 /** The `source` of messages an import writes: marks them as typed in Claude Code. */
@@ -9,62 +9,13 @@ export const importSource = 'claude-code';
 
 /** Payload factories for the events an import writes. */
 export const importPayloads = {
-  userMessage: (content: ContentBlock[]): EventPayload => ({
-    case: 'userMessage',
-    value: { $typeName: 'dsh.session.v1.UserMessage', content, source: importSource },
-  }),
-  steeringMessage: (turn: number, content: ContentBlock[]): EventPayload => ({
-    case: 'steeringMessage',
-    value: { $typeName: 'dsh.session.v1.SteeringMessage', turn, content, source: importSource },
-  }),
-  contextMessage: (content: ContentBlock[], envelope: string): EventPayload => ({
-    case: 'contextMessage',
-    value: {
-      $typeName: 'dsh.session.v1.ContextMessage',
-      content,
-      source: importSource,
-      envelope,
-      metaJson: '',
-    },
-  }),
-  turnStart: (turn: number): EventPayload => ({
-    case: 'turnStart',
-    value: { $typeName: 'dsh.session.v1.TurnStart', turn },
-  }),
-  turnEnd: (turn: number, reason: TurnEndReason): EventPayload => ({
-    case: 'turnEnd',
-    value: { $typeName: 'dsh.session.v1.TurnEnd', turn, reason },
-  }),
-  assistantMessage: (
-    at: { turn: number; step: number },
-    content: ContentBlock[],
-    usage: Usage | undefined,
-    model: string,
-    finishReason: string,
-  ): EventPayload => ({
-    case: 'assistantMessage',
-    value: {
-      $typeName: 'dsh.session.v1.AssistantMessage',
-      ...at,
-      content,
-      usage,
-      model,
-      finishReason,
-    },
-  }),
-  toolCall: (
-    at: { turn: number; step: number },
-    callId: string,
-    name: string,
-    args: string,
-  ): EventPayload => ({
-    case: 'toolCall',
-    value: { $typeName: 'dsh.session.v1.ToolCall', ...at, callId, name, arguments: args },
-  }),
-  agentError: (message: string, code: string): EventPayload => ({
-    case: 'agentError',
-    value: { $typeName: 'dsh.session.v1.AgentError', message, code },
-  }),
+  ...eventPayloads,
+  userMessage: (content: ContentBlock[]): EventPayload =>
+    eventPayloads.userMessage(content, importSource),
+  steeringMessage: (turn: number, content: ContentBlock[]): EventPayload =>
+    eventPayloads.steeringMessage(turn, content, importSource),
+  contextMessage: (content: ContentBlock[], envelope: string): EventPayload =>
+    eventPayloads.contextMessage(content, importSource, envelope, ''),
   /** A transcript line or block the importer does not map, kept whole as `claude-code/<kind>`. */
   extension: (kind: string, data: JsonRecord): EventPayload => ({
     case: 'extension',

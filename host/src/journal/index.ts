@@ -5,6 +5,7 @@ export {
   payloadCaseByType,
   type KnownPayloadCase,
 } from './event-types.js';
+export { eventPayloads } from './event-payloads.js';
 export {
   decodeHeaderLine,
   encodeHeaderLine,

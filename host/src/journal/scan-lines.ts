@@ -22,34 +22,71 @@ export async function scanLines(
   from: number,
   onLine: (line: Buffer, offset: number) => boolean,
 ): Promise<ScanEnd> {
-  const buffer = Buffer.allocUnsafe(chunkSize);
-  let carry: Buffer[] = [];
+  const cutter = new LineCutter(from);
   let position = from;
-  let lineStart = from;
+  for await (const chunk of readChunks(fd, from)) {
+    const stoppedAt = cutter.cut(chunk, onLine);
+    if (stoppedAt !== -1) return { end: cutter.end, size: position + stoppedAt, stopped: true };
+    position += chunk.length;
+  }
+  return { end: cutter.end, size: position, stopped: false };
+}
+
+/**
+ * Reads a file from byte `from` to its end in 1 MiB chunks; each chunk is a view of
+ * one reused buffer, valid until the next one is asked for.
+ */
+export async function* readChunks(fd: FileHandle, from: number): AsyncGenerator<Buffer> {
+  const buffer = Buffer.allocUnsafe(chunkSize);
+  let position = from;
   for (;;) {
     const { bytesRead } = await fd.read(buffer, 0, chunkSize, position);
-    if (bytesRead === 0) break;
-    const chunk = buffer.subarray(0, bytesRead);
+    if (bytesRead === 0) return;
+    yield buffer.subarray(0, bytesRead);
+    position += bytesRead;
+  }
+}
+
+/**
+ * Cuts the complete lines out of consecutive chunks of a file, carrying a line that
+ * spans chunks over to the next, so memory stays bounded by the longest line.
+ */
+export class LineCutter {
+  private carry: Buffer[] = [];
+
+  /** `end` starts at the file offset of the first chunk's first byte. */
+  constructor(private offset: number) {}
+
+  /** The offset just past the last line `cut` passed on. */
+  get end(): number {
+    return this.offset;
+  }
+
+  /**
+   * Calls `onLine` with each complete line of `chunk` (without its newline) and its
+   * file offset; returns the index in `chunk` where the line `onLine` refused starts,
+   * or -1 when it took them all.
+   */
+  cut(chunk: Buffer, onLine: (line: Buffer, offset: number) => boolean): number {
     let i = 0;
-    while (i < bytesRead) {
+    while (i < chunk.length) {
       const newline = chunk.indexOf(10, i);
       if (newline === -1) {
-        carry.push(Buffer.from(chunk.subarray(i)));
+        this.carry.push(Buffer.from(chunk.subarray(i)));
         break;
       }
       let line = chunk.subarray(i, newline);
-      if (carry.length > 0) {
-        carry.push(line);
-        line = Buffer.concat(carry);
-        carry = [];
+      if (this.carry.length > 0) {
+        this.carry.push(line);
+        line = Buffer.concat(this.carry);
+        this.carry = [];
       }
-      if (!onLine(line, lineStart)) return { end: lineStart, size: position + i, stopped: true };
-      lineStart += line.length + 1;
+      if (!onLine(line, this.offset)) return i;
+      this.offset += line.length + 1;
       i = newline + 1;
     }
-    position += bytesRead;
+    return -1;
   }
-  return { end: lineStart, size: position, stopped: false };
 }
 
 /** Splits a buffer of whole lines (each ending in a newline) into strings. */

@@ -1,5 +1,5 @@
 import { errorCodes, interruptedMessage } from '@dsh/card-models/contract';
-import { schemaArgs, type ObjectSchema } from './tool-args.js';
+import { toolSchema, type ObjectSchema } from './tool-args.js';
 import { ToolFailure } from './tool-failure.js';
 import type { Tool, UserQuestion } from './tool.js';
 
@@ -50,8 +50,7 @@ export const askUserTool: Tool<AskUserArgs> = {
   name: 'ask_user',
   description:
     'Asks the person one or more questions (optionally with options to choose from) and waits for the answers.',
-  parameters: schema as unknown as Record<string, unknown>,
-  parseArgs: schemaArgs<AskUserArgs>(schema),
+  ...toolSchema<AskUserArgs>(schema),
   async execute(args, ctx) {
     if (!ctx.askUser) {
       throw new ToolFailure(

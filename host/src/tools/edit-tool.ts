@@ -1,9 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import type { FileDiff } from '@dsh/card-models/contract';
-import { schemaArgs, type ObjectSchema } from './tool-args.js';
+import { toolSchema, type ObjectSchema } from './tool-args.js';
 import { ToolFailure } from './tool-failure.js';
 import { diffMeta, fileDiff } from './file-diff.js';
-import { readTextFile, resolveToolPath } from './text-file.js';
+import { pathProperty, readTextFile, resolveToolPath } from './text-file.js';
 import type { Tool } from './tool.js';
 
 /** Arguments of `edit`. */
@@ -17,11 +17,7 @@ export interface EditArgs {
 const schema: ObjectSchema = {
   type: 'object',
   properties: {
-    file_path: {
-      type: 'string',
-      minLength: 1,
-      description: 'The file to edit (absolute or relative to cwd).',
-    },
+    file_path: pathProperty('The file to edit'),
     old_string: {
       type: 'string',
       minLength: 1,
@@ -42,8 +38,7 @@ export const editTool: Tool<EditArgs, FileDiff> = {
   name: 'edit',
   description:
     'Replaces old_string with new_string in a file. old_string must match exactly and be unique unless replace_all is true.',
-  parameters: schema as unknown as Record<string, unknown>,
-  parseArgs: schemaArgs<EditArgs>(schema, (args) =>
+  ...toolSchema<EditArgs>(schema, (args) =>
     args.old_string === args.new_string
       ? 'old_string and new_string are the same; nothing would change'
       : undefined,

@@ -1,11 +1,10 @@
-import { stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { searchTruncationHint, type PathsMeta } from '@dsh/card-models/contract';
-import { schemaArgs, type ObjectSchema } from './tool-args.js';
+import { toolSchema, type ObjectSchema } from './tool-args.js';
 import { ToolFailure } from './tool-failure.js';
 import { displayPath } from './display-path.js';
 import { searchFiles } from './search-files.js';
-import { resolveToolPath } from './text-file.js';
+import { isDirectory, resolveToolPath } from './text-file.js';
 import type { Tool } from './tool.js';
 
 /** Arguments of `glob`. */
@@ -35,19 +34,13 @@ const schema: ObjectSchema = {
 export const globTool: Tool<GlobArgs, PathsMeta> = {
   name: 'glob',
   description: 'Lists files matching a glob pattern such as "src/**/*.ts" (respects .gitignore).',
-  parameters: schema as unknown as Record<string, unknown>,
-  parseArgs: schemaArgs<GlobArgs>(schema, (args) =>
+  ...toolSchema<GlobArgs>(schema, (args) =>
     isAbsolute(args.pattern) ? 'pattern must be relative; put the folder in path' : undefined,
   ),
   async execute(args, ctx) {
     const root = resolveToolPath(ctx.cwd, args.path ?? '.');
-    let isDirectory = false;
-    try {
-      isDirectory = (await stat(root)).isDirectory();
-    } catch {
-      throw new ToolFailure('not_found', `${root} does not exist`);
-    }
-    if (!isDirectory) throw new ToolFailure('not_a_directory', `${root} is not a directory`);
+    if (!(await isDirectory(root)))
+      throw new ToolFailure('not_a_directory', `${root} is not a directory`);
     const all = (await searchFiles(root, { pattern: args.pattern })).map((p) =>
       displayPath(ctx.cwd, p),
     );

@@ -5,11 +5,11 @@ import {
   searchTruncationHint,
   type MatchesMeta,
 } from '@dsh/card-models/contract';
-import { schemaArgs, type ObjectSchema } from './tool-args.js';
+import { toolSchema, type ObjectSchema } from './tool-args.js';
 import { ToolFailure } from './tool-failure.js';
 import { displayPath } from './display-path.js';
 import { searchFiles } from './search-files.js';
-import { looksBinary, resolveToolPath } from './text-file.js';
+import { isDirectory, looksBinary, resolveToolPath } from './text-file.js';
 import type { Tool } from './tool.js';
 
 /** Arguments of `grep`. */
@@ -62,8 +62,7 @@ export const grepTool: Tool<GrepArgs, MatchesMeta> = {
   name: 'grep',
   description:
     'Searches file contents with a regular expression (respects .gitignore) and lists matching lines.',
-  parameters: schema as unknown as Record<string, unknown>,
-  parseArgs: schemaArgs<GrepArgs>(schema, (args) => {
+  ...toolSchema<GrepArgs>(schema, (args) => {
     try {
       new RegExp(args.pattern, args.ignore_case ? 'i' : '');
       return undefined;
@@ -110,13 +109,7 @@ export const grepTool: Tool<GrepArgs, MatchesMeta> = {
 };
 
 async function filesToSearch(root: string, glob: string | undefined): Promise<string[]> {
-  let isDirectory: boolean;
-  try {
-    isDirectory = (await stat(root)).isDirectory();
-  } catch {
-    throw new ToolFailure('not_found', `${root} does not exist`);
-  }
-  if (!isDirectory) return [root];
+  if (!(await isDirectory(root))) return [root];
   return searchFiles(root, { pattern: glob ?? '**/*', baseNameMatch: true });
 }
 

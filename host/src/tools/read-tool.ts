@@ -1,9 +1,9 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { formatReadEnvelope, type ReadEnvelope, type ReadMeta } from '@dsh/card-models/contract';
-import { invalidArguments, schemaArgs, type ObjectSchema } from './tool-args.js';
+import { invalidArguments, toolSchema, type ObjectSchema } from './tool-args.js';
 import { langFromPath } from './lang-from-path.js';
-import { requireTextFile, resolveToolPath } from './text-file.js';
+import { pathProperty, requireTextFile, resolveToolPath } from './text-file.js';
 import type { Tool } from './tool.js';
 
 /** Arguments of `read`. */
@@ -19,11 +19,7 @@ export const readLimits = { defaultLines: 2000, maxLineChars: 2000 } as const;
 const schema: ObjectSchema = {
   type: 'object',
   properties: {
-    file_path: {
-      type: 'string',
-      minLength: 1,
-      description: 'The file to read (absolute or relative to cwd).',
-    },
+    file_path: pathProperty('The file to read'),
     offset: {
       type: 'integer',
       minimum: 1,
@@ -46,8 +42,7 @@ const schema: ObjectSchema = {
 export const readTool: Tool<ReadArgs, ReadEnvelope> = {
   name: 'read',
   description: 'Reads a text file and returns numbered lines (up to 2000 unless limit is given).',
-  parameters: schema as unknown as Record<string, unknown>,
-  parseArgs: schemaArgs<ReadArgs>(schema),
+  ...toolSchema<ReadArgs>(schema),
   async execute(args, ctx) {
     const path = resolveToolPath(ctx.cwd, args.file_path);
     await requireTextFile(path);

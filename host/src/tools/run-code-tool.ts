@@ -1,5 +1,5 @@
 import { errorCodes, interruptedMessage } from '@dsh/card-models/contract';
-import { schemaArgs, type ObjectSchema } from './tool-args.js';
+import { toolSchema, type ObjectSchema } from './tool-args.js';
 import { ToolFailure } from './tool-failure.js';
 import { runSandboxed } from './code-sandbox.js';
 import { outputLimitChars } from './output-collector.js';
@@ -46,8 +46,7 @@ export function createRunCodeTool(
     name: 'run_code',
     description:
       'Runs JavaScript that can call the other tools through `tools.<name>(args)`, for loops and batches of tool calls. No require, process or network; 30 s and 50 tool calls at most.',
-    parameters: schema as unknown as Record<string, unknown>,
-    parseArgs: schemaArgs<RunCodeArgs>(schema),
+    ...toolSchema<RunCodeArgs>(schema),
     async execute(args, ctx) {
       const dispatch = ctx.dispatch;
       if (!dispatch)

@@ -7,7 +7,7 @@ import {
   spillNotice,
   timeoutNotice,
 } from '@dsh/card-models/contract';
-import { schemaArgs, type ObjectSchema } from './tool-args.js';
+import { toolSchema, type ObjectSchema } from './tool-args.js';
 import { ToolFailure } from './tool-failure.js';
 import { spillPathFor } from './output-collector.js';
 import { runShellCommand } from './run-shell-command.js';
@@ -59,7 +59,7 @@ const schema: ObjectSchema = {
  * persistent shell (`session`, bash only; no exit marker).
  */
 export function createShellTool(kind: 'bash' | 'pwsh', shells: ShellSessions): Tool<ShellArgs> {
-  const parseArgs = schemaArgs<ShellArgs>(schema, (args) => {
+  const argSchema = toolSchema<ShellArgs>(schema, (args) => {
     if (args.session === undefined) return undefined;
     if (args.background) return 'background cannot be combined with session';
     if (args.workdir !== undefined)
@@ -73,8 +73,7 @@ export function createShellTool(kind: 'bash' | 'pwsh', shells: ShellSessions): T
       kind === 'bash'
         ? 'Runs a bash command in the session working directory and returns its combined output and exit code.'
         : 'Runs a PowerShell (pwsh) command in the session working directory and returns its combined output and exit code.',
-    parameters: schema as unknown as Record<string, unknown>,
-    parseArgs,
+    ...argSchema,
     async execute(args, ctx) {
       const program = kind === 'bash' ? 'bash' : findExecutable('pwsh');
       if (program === undefined) {

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { schemaArgs, type ObjectSchema } from './tool-args.js';
+import { toolSchema, type ObjectSchema } from './tool-args.js';
 import { ToolFailure } from './tool-failure.js';
 import type { Tool } from './tool.js';
 
@@ -35,8 +35,7 @@ export function createSkillTool(home = homedir()): Tool<SkillArgs> {
     name: 'skill',
     description:
       'Loads a skill (markdown instructions from .dsh/skills/<name>.md) and returns its text.',
-    parameters: schema as unknown as Record<string, unknown>,
-    parseArgs: schemaArgs<SkillArgs>(schema, (args) =>
+    ...toolSchema<SkillArgs>(schema, (args) =>
       /^[\w.-]+$/.test(args.name) && !args.name.startsWith('.')
         ? undefined
         : `skill name "${args.name}" may only contain letters, digits, '_', '-' and '.'`,

@@ -1,10 +1,10 @@
 import { readdir, writeFile, mkdir } from 'node:fs/promises';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { invalidArguments, schemaArgs, type ObjectSchema } from './tool-args.js';
+import { invalidArguments, toolSchema, type ObjectSchema } from './tool-args.js';
 import { ToolFailure } from './tool-failure.js';
 import { countOccurrences } from './edit-tool.js';
-import { readTextFile, resolveToolPath } from './text-file.js';
+import { pathProperty, readTextFile, resolveToolPath } from './text-file.js';
 import type { Tool } from './tool.js';
 
 /** Arguments of `str_replace_editor`. */
@@ -21,11 +21,7 @@ const schema: ObjectSchema = {
   type: 'object',
   properties: {
     command: { type: 'string', enum: ['view', 'create', 'str_replace', 'insert'] },
-    path: {
-      type: 'string',
-      minLength: 1,
-      description: 'File or folder (absolute or relative to cwd).',
-    },
+    path: pathProperty('File or folder'),
     file_text: { type: 'string', description: 'create: the new file content.' },
     old_str: {
       type: 'string',
@@ -55,8 +51,7 @@ export const strReplaceEditorTool: Tool<StrReplaceEditorArgs> = {
   name: 'str_replace_editor',
   description:
     'Views a file or folder, creates a new file, replaces a unique string, or inserts text after a line.',
-  parameters: schema as unknown as Record<string, unknown>,
-  parseArgs: schemaArgs<StrReplaceEditorArgs>(schema, (args) => {
+  ...toolSchema<StrReplaceEditorArgs>(schema, (args) => {
     const missing = needs[args.command].filter((key) => args[key] === undefined);
     return missing.length === 0 ? undefined : `${args.command} needs ${missing.join(' and ')}`;
   }),

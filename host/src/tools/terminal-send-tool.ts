@@ -1,5 +1,5 @@
 import { terminalSendAck } from '@dsh/card-models/contract';
-import { schemaArgs, type ObjectSchema } from './tool-args.js';
+import { toolSchema, type ObjectSchema } from './tool-args.js';
 import type { ShellSessions } from './shell-sessions.js';
 import type { Tool } from './tool.js';
 
@@ -37,8 +37,7 @@ export function createTerminalSendTool(shells: ShellSessions): Tool<TerminalSend
     name: 'terminal_send',
     description:
       'Writes input to a persistent shell session (see the session argument of bash) and returns the output that follows.',
-    parameters: schema as unknown as Record<string, unknown>,
-    parseArgs: schemaArgs<TerminalSendArgs>(schema),
+    ...toolSchema<TerminalSendArgs>(schema),
     async execute(args, ctx) {
       const shell = shells.shell(ctx.sessionId, args.session, ctx.cwd);
       const background = args.background ?? false;

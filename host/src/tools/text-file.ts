@@ -1,10 +1,25 @@
 import { open, readFile, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
+import type { JsonSchema } from './tool-args.js';
 import { ToolFailure } from './tool-failure.js';
 
 /** Resolves a tool's path argument against the session cwd. */
 export function resolveToolPath(cwd: string, path: string): string {
   return isAbsolute(path) ? resolve(path) : resolve(cwd, path);
+}
+
+/** The schema of a tool's path argument, which `resolveToolPath` resolves. */
+export function pathProperty(what: string): JsonSchema {
+  return { type: 'string', minLength: 1, description: `${what} (absolute or relative to cwd).` };
+}
+
+/** Whether `path` is a directory; fails with `not_found` when it cannot be looked at. */
+export async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    throw new ToolFailure('not_found', `${path} does not exist`);
+  }
 }
 
 /** Whether a file's leading bytes look binary (contain a NUL byte, as git decides). */

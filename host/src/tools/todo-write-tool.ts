@@ -1,4 +1,4 @@
-import { schemaArgs, type ObjectSchema } from './tool-args.js';
+import { toolSchema, type ObjectSchema } from './tool-args.js';
 import type { Tool } from './tool.js';
 
 /** One item of the agent's todo list. */
@@ -44,8 +44,7 @@ export const todoWriteTool: Tool<TodoWriteArgs> = {
   name: 'todo_write',
   description:
     'Replaces the todo list that tracks the plan for this task (statuses: pending, in_progress, completed).',
-  parameters: schema as unknown as Record<string, unknown>,
-  parseArgs: schemaArgs<TodoWriteArgs>(schema),
+  ...toolSchema<TodoWriteArgs>(schema),
   async execute(args) {
     const count = (status: TodoItem['status']) =>
       args.todos.filter((t) => t.status === status).length;

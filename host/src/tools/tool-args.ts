@@ -1,6 +1,6 @@
 import { errorCodes } from '@dsh/card-models/contract';
 import { ToolFailure } from './tool-failure.js';
-import type { ParseResult } from './tool.js';
+import type { ParseResult, Tool } from './tool.js';
 
 /** The subset of JSON schema that tool parameters use; `validate` checks exactly this. */
 export type JsonSchema =
@@ -39,6 +39,20 @@ export function schemaArgs<A>(
     const refined = refine?.(value as A);
     if (refined !== undefined) return { ok: false, error: refined };
     return { ok: true, value: value as A };
+  };
+}
+
+/**
+ * A tool's `parameters` and `parseArgs` from one schema (see `schemaArgs`), so the
+ * schema the model is sent is exactly the one its arguments are checked against.
+ */
+export function toolSchema<A>(
+  schema: ObjectSchema,
+  refine?: (value: A) => string | undefined,
+): Pick<Tool<A>, 'parameters' | 'parseArgs'> {
+  return {
+    parameters: schema as unknown as Record<string, unknown>,
+    parseArgs: schemaArgs<A>(schema, refine),
   };
 }
 

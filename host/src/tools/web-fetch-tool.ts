@@ -1,6 +1,6 @@
 import { convert } from 'html-to-text';
 import { errorCodes, interruptedMessage, type WebFetchMeta } from '@dsh/card-models/contract';
-import { schemaArgs, type ObjectSchema } from './tool-args.js';
+import { toolSchema, type ObjectSchema } from './tool-args.js';
 import { ToolFailure } from './tool-failure.js';
 import type { Tool } from './tool.js';
 
@@ -35,8 +35,7 @@ const schema: ObjectSchema = {
 export const webFetchTool: Tool<WebFetchArgs, WebFetchMeta> = {
   name: 'web_fetch',
   description: 'Fetches an http(s) URL and returns the page as plain text.',
-  parameters: schema as unknown as Record<string, unknown>,
-  parseArgs: schemaArgs<WebFetchArgs>(schema, (args) => {
+  ...toolSchema<WebFetchArgs>(schema, (args) => {
     let url: URL;
     try {
       url = new URL(args.url);

@@ -1,5 +1,5 @@
 import { errorCodes, interruptedMessage, type WebSearchMeta } from '@dsh/card-models/contract';
-import { schemaArgs, type ObjectSchema } from './tool-args.js';
+import { toolSchema, type ObjectSchema } from './tool-args.js';
 import { ToolFailure } from './tool-failure.js';
 import type { SearchProvider } from './search-provider.js';
 import type { Tool } from './tool.js';
@@ -34,8 +34,7 @@ export function createWebSearchTool(
   return {
     name: 'web_search',
     description: 'Searches the web and returns sources (title, URL, snippet).',
-    parameters: schema as unknown as Record<string, unknown>,
-    parseArgs: schemaArgs<WebSearchArgs>(schema, (args) =>
+    ...toolSchema<WebSearchArgs>(schema, (args) =>
       (args.query === undefined) === (args.queries === undefined)
         ? 'give exactly one of query or queries'
         : undefined,

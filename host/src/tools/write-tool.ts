@@ -1,9 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { FileDiff } from '@dsh/card-models/contract';
-import { schemaArgs, type ObjectSchema } from './tool-args.js';
+import { toolSchema, type ObjectSchema } from './tool-args.js';
 import { diffMeta, fileDiff, lineCount } from './file-diff.js';
-import { readTextFileIfExists, resolveToolPath } from './text-file.js';
+import { pathProperty, readTextFileIfExists, resolveToolPath } from './text-file.js';
 import type { Tool } from './tool.js';
 
 /** Arguments of `write`. */
@@ -15,11 +15,7 @@ export interface WriteArgs {
 const schema: ObjectSchema = {
   type: 'object',
   properties: {
-    file_path: {
-      type: 'string',
-      minLength: 1,
-      description: 'The file to write (absolute or relative to cwd).',
-    },
+    file_path: pathProperty('The file to write'),
     content: { type: 'string', description: 'The complete new content of the file.' },
   },
   required: ['file_path', 'content'],
@@ -33,8 +29,7 @@ const schema: ObjectSchema = {
 export const writeTool: Tool<WriteArgs, FileDiff> = {
   name: 'write',
   description: 'Writes a text file, creating it (and its folders) or replacing its whole content.',
-  parameters: schema as unknown as Record<string, unknown>,
-  parseArgs: schemaArgs<WriteArgs>(schema),
+  ...toolSchema<WriteArgs>(schema),
   async execute(args, ctx) {
     const path = resolveToolPath(ctx.cwd, args.file_path);
     const oldText = await readTextFileIfExists(path);

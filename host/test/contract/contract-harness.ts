@@ -1,6 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
 import {
   createConversation,
   deriveCard,
@@ -23,8 +21,6 @@ import {
 } from '@dsh/fixtures';
 import type { SessionEvent } from '@dsh/gen/events';
 import {
-  createFirstPartyTools,
-  createToolRuntime,
   resultText,
   type FirstPartyToolOptions,
   type ToolContext,
@@ -32,6 +28,7 @@ import {
   type UserAnswers,
   type UserQuestion,
 } from '../../src/tools/index.js';
+import { createToolHarness } from '../tools/tool-harness.js';
 
 /** How the person answers `ask_user` in a case: answers, a refusal, or never (abort). */
 export type Answering = UserAnswers | 'cancelled' | 'abort';
@@ -58,20 +55,15 @@ export interface RunOptions {
 }
 
 /**
- * Real first-party tools over a temp folder (cwd, home, spill dir) that record every
+ * Real first-party tools over a tool harness (cwd, home, spill dir) that record every
  * execution the way the agent does (assistant message, `tool/call`, question and
  * code-dispatch events, `tool/result` with meta) and fold those events through
  * card-models' `createConversation` and `deriveCard`.
  */
 export function createContractHarness(options: FirstPartyToolOptions = {}) {
-  const root = mkdtempSync(join(tmpdir(), 'dsh-contract-'));
-  const cwd = join(root, 'project');
-  const home = join(root, 'home');
-  const spillDir = join(root, 'spill');
-  mkdirSync(cwd);
+  const harness = createToolHarness(options);
+  const { root, cwd, home, spillDir, runtime } = harness;
   mkdirSync(home);
-  const tools = createFirstPartyTools({ homeDir: home, ...options });
-  const runtime = createToolRuntime(tools.tools);
   const facts = { cwd, home };
   let calls = 0;
 
@@ -85,7 +77,7 @@ export function createContractHarness(options: FirstPartyToolOptions = {}) {
       toolCall(callId, name, raw, at),
     ];
     const abort = new AbortController();
-    const ctx: ToolContext = { cwd, signal: abort.signal, sessionId: 'contract', spillDir, callId };
+    const ctx = harness.context({ signal: abort.signal, sessionId: 'contract', callId });
     if (opts.answer !== undefined) ctx.askUser = askUser(callId, opts.answer, payloads, abort);
     ctx.dispatch = runtime.createDispatch(ctx, {
       start: (sub) =>
@@ -126,10 +118,7 @@ export function createContractHarness(options: FirstPartyToolOptions = {}) {
     spillDir,
     facts,
     run,
-    async dispose() {
-      await tools.dispose();
-      rmSync(root, { recursive: true, force: true });
-    },
+    dispose: harness.dispose,
   };
 }
 

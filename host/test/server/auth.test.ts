@@ -2,11 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Code, ConnectError, type Interceptor } from '@connectrpc/connect';
+import { Code, type Interceptor } from '@connectrpc/connect';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createJournalStore } from '../../src/journal/index.js';
 import { checkRequest, isLoopbackHost, resolveToken, startServer } from '../../src/server/index.js';
-import { startTestHost, type TestHost } from './test-host.js';
+import { rpcError, startTestHost, type TestHost } from './test-host.js';
 
 let host: TestHost | undefined;
 afterEach(async () => {
@@ -21,15 +21,6 @@ const bearer =
     req.header.set('Authorization', `Bearer ${token}`);
     return next(req);
   };
-
-async function rpcError(promise: Promise<unknown>): Promise<ConnectError | undefined> {
-  try {
-    await promise;
-    return undefined;
-  } catch (error) {
-    return ConnectError.from(error);
-  }
-}
 
 /** A raw HTTP/1.1 GET, so the test controls the Host header and the path bytes. */
 function get(

@@ -3,7 +3,14 @@ import { userMessage } from '@dsh/fixtures';
 import type { FollowResponse } from '@dsh/gen/service';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Journal } from '../../src/journal/index.js';
-import { conversation, iterate, startTestHost, take, type TestHost } from './test-host.js';
+import {
+  conversation,
+  iterate,
+  rpcError,
+  startTestHost,
+  take,
+  type TestHost,
+} from './test-host.js';
 
 let host: TestHost | undefined;
 afterEach(async () => {
@@ -41,15 +48,6 @@ async function eventsUntil(it: AsyncIterator<FollowResponse>, last: number): Pro
 
 function range(from: number, to: number): number[] {
   return Array.from({ length: to - from }, (_, i) => from + i);
-}
-
-async function rpcError(promise: Promise<unknown>): Promise<ConnectError | undefined> {
-  try {
-    await promise;
-    return undefined;
-  } catch (error) {
-    return ConnectError.from(error);
-  }
 }
 
 describe('Follow (RPC)', () => {

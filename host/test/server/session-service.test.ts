@@ -2,29 +2,27 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { create } from '@bufbuild/protobuf';
 import { timestampFromMs } from '@bufbuild/protobuf/wkt';
-import { Code, ConnectError } from '@connectrpc/connect';
+import { Code } from '@connectrpc/connect';
 import { text, userMessage } from '@dsh/fixtures';
 import { SessionEventSchema } from '@dsh/gen/events';
 import { JournalErrorDetailSchema, PromptMode, type WatchSessionsResponse } from '@dsh/gen/service';
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeEventLine, encodeHeaderLine, formatVersion } from '../../src/journal/index.js';
 import type { AgentControl, AgentStatus } from '../../src/session/index.js';
-import { conversation, iterate, startTestHost, take, type TestHost } from './test-host.js';
+import {
+  conversation,
+  iterate,
+  rpcError,
+  startTestHost,
+  take,
+  type TestHost,
+} from './test-host.js';
 
 let host: TestHost | undefined;
 afterEach(async () => {
   await host?.close();
   host = undefined;
 });
-
-async function rpcError(promise: Promise<unknown>): Promise<ConnectError | undefined> {
-  try {
-    await promise;
-    return undefined;
-  } catch (error) {
-    return ConnectError.from(error);
-  }
-}
 
 /** A journal file whose third line is not JSON: it fails alone. */
 async function writeCorruptJournal(dir: string, sessionId: string): Promise<void> {

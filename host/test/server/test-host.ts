@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createClient, type Client, type Interceptor } from '@connectrpc/connect';
+import { ConnectError, createClient, type Client, type Interceptor } from '@connectrpc/connect';
 import { createConnectTransport, createGrpcTransport } from '@connectrpc/connect-node';
 import {
   assistantMessage,
@@ -112,4 +112,14 @@ export async function take<T>(it: AsyncIterator<T>, count: number): Promise<T[]>
 /** The iterator of a server stream, for reading it frame by frame. */
 export function iterate<T>(stream: AsyncIterable<T>): AsyncIterator<T> {
   return stream[Symbol.asyncIterator]();
+}
+
+/** The error an RPC failed with, as a `ConnectError`; `undefined` when it succeeded. */
+export async function rpcError(promise: Promise<unknown>): Promise<ConnectError | undefined> {
+  try {
+    await promise;
+    return undefined;
+  } catch (error) {
+    return ConnectError.from(error);
+  }
 }

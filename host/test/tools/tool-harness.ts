@@ -18,15 +18,16 @@ export interface Ran {
 }
 
 /**
- * Real tools over a fresh temp folder: `cwd` for the session, `spillDir` beside it,
- * and a runtime to call them by name with JSON arguments.
+ * Real tools over a fresh temp folder: `cwd` for the session, `home` (not created) and
+ * `spillDir` beside it, and a runtime to call them by name with JSON arguments.
  */
 export function createToolHarness(options: FirstPartyToolOptions = {}) {
   const root = mkdtempSync(join(tmpdir(), 'dsh-tools-'));
   const cwd = join(root, 'work');
+  const home = join(root, 'home');
   const spillDir = join(root, 'spill');
   mkdirSync(cwd);
-  const tools = createFirstPartyTools({ homeDir: join(root, 'home'), ...options });
+  const tools = createFirstPartyTools({ homeDir: home, ...options });
   const runtime = createToolRuntime(tools.tools);
   let calls = 0;
 
@@ -59,6 +60,7 @@ export function createToolHarness(options: FirstPartyToolOptions = {}) {
   return {
     root,
     cwd,
+    home,
     spillDir,
     runtime,
     tools,
