@@ -1,5 +1,6 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { stat } from 'node:fs/promises';
 import { Code, ConnectError } from '@connectrpc/connect';
 import type { JournalStore } from '../journal/journal-types.js';
 import type { ApprovalPolicy } from '../providers/config.js';
@@ -82,6 +83,14 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
           Code.InvalidArgument,
         );
       }
+      const { cwd } = (await options.store.open(sessionId)).header;
+      if (!(await isDirectory(cwd))) {
+        throw new ConnectError(
+          `session ${sessionId} works in ${cwd}, which is not a folder on this host: ` +
+            'create a new session to run the agent here',
+          Code.FailedPrecondition,
+        );
+      }
       return (await session(sessionId)).prompt(input.content, input.mode);
     },
     async cancel(sessionId) {
@@ -104,4 +113,12 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       await Promise.all(open.map((s) => (s.status === 'fulfilled' ? s.value.cancel() : undefined)));
     },
   };
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
 }

@@ -1,4 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { create } from '@bufbuild/protobuf';
+import { Code, ConnectError } from '@connectrpc/connect';
+import { ContentBlockSchema } from '@dsh/gen/content';
+import { PromptMode } from '@dsh/gen/service';
 import { TurnEndReason } from '@dsh/gen/events';
 import { startHarness, payloadOf, typeName, type Harness } from './harness.js';
 import { textReply, toolReply } from './fake-openai-server.js';
@@ -247,5 +251,20 @@ describe('createAgentRuntime() loop', () => {
     expect(await h.prompt('hi', 'steer')).toEqual({ started: true, queuePosition: 0 });
     await h.runtime.idle(h.sessionId);
     expect((await h.types()).slice(0, 2)).toEqual(['user/message', 'turn/start']);
+  });
+
+  it('refuses a prompt for a session whose folder is not on this host, recording nothing', async () => {
+    h = await startHarness({ tools: [echoTool] });
+    const elsewhere = await h.store.create({ cwd: '/no/such/folder' });
+    const failed = await h.runtime
+      .prompt(elsewhere.header.sessionId, {
+        content: [create(ContentBlockSchema, { block: { case: 'text', value: { text: 'hi' } } })],
+        mode: PromptMode.QUEUE,
+      })
+      .catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(ConnectError);
+    expect((failed as ConnectError).code).toBe(Code.FailedPrecondition);
+    expect((failed as ConnectError).rawMessage).toContain('/no/such/folder');
+    expect(elsewhere.length).toBe(0);
   });
 });
