@@ -41,7 +41,14 @@ export async function unknownEvents(store: JournalStore, saved: TargetState): Pr
  */
 export async function createOrAdopt(
   store: JournalStore,
-  init: { sessionId: string; parentId: string; cwd: string; title: string; model: string },
+  init: {
+    sessionId: string;
+    parentId: string;
+    cwd: string;
+    title: string;
+    model: string;
+    createdAt?: Date;
+  },
 ): Promise<{ journal: Journal; existing: string[] }> {
   try {
     const journal = await store.create({ ...init, parentId: init.parentId || undefined });

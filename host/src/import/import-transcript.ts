@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import type { EventPayload, Journal, JournalStore } from '../journal/index.js';
+import type { Journal, JournalStore } from '../journal/index.js';
 import {
   createOrAdopt,
   journalExists,
@@ -24,6 +24,7 @@ import { readLines } from './read-lines.js';
 import {
   createTranscriptConverter,
   initialConverterState,
+  type TimedPayload,
   type TranscriptConverter,
 } from './transcript-converter.js';
 import { parseTranscriptLine, stringOf, type TranscriptLine } from './transcript-line.js';
@@ -67,7 +68,7 @@ interface Target {
   readonly key: string;
   readonly saved: TargetState;
   readonly converter: TranscriptConverter;
-  buffer: EventPayload[];
+  buffer: TimedPayload[];
   /** Payload cases of events already in the journal that the state does not count (a crash after append). */
   skip: string[];
   cwd: string;
@@ -95,7 +96,7 @@ export async function importTranscript(
     targets: {},
     sidechains: { byUuid: {}, count: 0, last: '' },
   };
-  const size = (await stat(file.path)).size;
+  const { size, mtime } = await stat(file.path);
   if (size < state.offset) {
     throw new Error(
       `${file.path} shrank below the ${state.offset} bytes already imported: it was rewritten; delete its sessions and ${statePath} to re-import`,
@@ -162,8 +163,9 @@ export async function importTranscript(
       sessionId: t.saved.id,
       parentId: t.saved.parentId,
       cwd: t.cwd,
-      title: titleOf(t.buffer),
-      model: modelOf(t.buffer),
+      title: titleOf(t.buffer.map((e) => e.payload)),
+      model: modelOf(t.buffer.map((e) => e.payload)),
+      ...firstTime(t.buffer),
     });
     t.skip = created.existing;
     // Records the id only: converter states and sidechain routing are saved at commit,
@@ -178,7 +180,7 @@ export async function importTranscript(
       const journal = await ensureJournal(t);
       const skipped = Math.min(t.skip.length, t.buffer.length);
       for (let i = 0; i < skipped; i += 1) {
-        if (t.buffer[i]!.case !== t.skip[i]) {
+        if (t.buffer[i]!.payload.case !== t.skip[i]) {
           throw new Error(
             `session ${t.saved.id} holds events this import did not write: delete ${t.saved.id}.jsonl and its import state to re-import`,
           );
@@ -187,7 +189,12 @@ export async function importTranscript(
       const fresh = t.buffer.slice(skipped);
       t.skip = t.skip.slice(skipped);
       t.buffer = [];
-      if (fresh.length > 0) await journal.append(fresh);
+      if (fresh.length > 0) {
+        await journal.append(
+          fresh.map((e) => e.payload),
+          { times: eventTimes(fresh, mtime) },
+        );
+      }
       t.saved.length = journal.length;
       events += fresh.length;
     }
@@ -258,4 +265,24 @@ function routeOf(
     if (uuids.length > 256) delete chains.byUuid[uuids[0]!];
   }
   return key;
+}
+
+/**
+ * The journal time of each event: its transcript time; an event before the transcript
+ * showed any time takes the next event's, or the file's mtime when none follows.
+ */
+function eventTimes(events: readonly TimedPayload[], fallback: Date): Date[] {
+  const times: Date[] = [];
+  let next = fallback.getTime();
+  for (let i = events.length - 1; i >= 0; i -= 1) {
+    next = events[i]!.time ?? next;
+    times.push(new Date(next));
+  }
+  return times.reverse();
+}
+
+/** The creation time of an imported session: the first timestamp its events carry. */
+function firstTime(buffer: readonly { time: number | undefined }[]): { createdAt?: Date } {
+  const time = buffer.find((event) => event.time !== undefined)?.time;
+  return time === undefined ? {} : { createdAt: new Date(time) };
 }

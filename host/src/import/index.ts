@@ -17,6 +17,7 @@ export {
   createTranscriptConverter,
   initialConverterState,
   type ConverterState,
+  type TimedPayload,
   type TranscriptConverter,
 } from './transcript-converter.js';
 export { parseTranscriptLine, type TranscriptLine } from './transcript-line.js';

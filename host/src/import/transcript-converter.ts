@@ -7,7 +7,13 @@ import { contentBlocks, contentText, textBlock } from './content-blocks.js';
 import { importPayloads as p, usageOf } from './import-payloads.js';
 import { translateToolCall } from './translate-tool-call.js';
 import { translateToolResult, type OpenCall } from './translate-tool-result.js';
-import { isRecord, stringOf, type JsonRecord, type TranscriptLine } from './transcript-line.js';
+import {
+  isRecord,
+  lineTime,
+  stringOf,
+  type JsonRecord,
+  type TranscriptLine,
+} from './transcript-line.js';
 
 /** One block of the assistant message being merged from several transcript lines. */
 type PendingBlock =
@@ -28,21 +34,35 @@ export interface ConverterState {
     model: string;
     usage: JsonRecord | null;
     stop: string;
+    /** Time (ms) of the message's latest line that had one. */
+    time?: number;
   } | null;
   /** After the last assistant message: 'end' (it ended the turn), 'text' (no tool calls), 'none'. */
   idle: 'none' | 'text' | 'end';
+  /** Time (ms) of the last event written: the time of an event whose line has none. */
+  time?: number;
+}
+
+/**
+ * An event payload and its time in ms: the transcript time of the line it comes from; a
+ * synthetic event (turn/start, turn/end, an interrupted result) takes the time of the line
+ * that caused it or of the previous event. `undefined` until the transcript shows a time.
+ */
+export interface TimedPayload {
+  readonly payload: EventPayload;
+  readonly time: number | undefined;
 }
 
 /** Turns transcript lines into dsh event payloads, one line at a time. */
 export interface TranscriptConverter {
-  /** The payloads a line adds (an assistant message waits for its last line or `flush`). */
-  push(line: TranscriptLine): EventPayload[];
+  /** The events a line adds (an assistant message waits for its last line or `flush`). */
+  push(line: TranscriptLine): TimedPayload[];
   /**
    * Writes the message being merged and, when the transcript shows the turn is over,
    * its `turn/end`. `final` (a one-time import) also ends a turn whose last message
    * called no tools.
    */
-  flush(final: boolean): EventPayload[];
+  flush(final: boolean): TimedPayload[];
   /** The state to save; `createTranscriptConverter(state)` continues from it. */
   state(): ConverterState;
 }
@@ -66,16 +86,24 @@ export function initialConverterState(): ConverterState {
  * `assistant/message` per API message (its lines merged by `message.id`) followed by its
  * `tool/call`s, a `tool/result` per `tool_result`, and `turn/end` (cancelled on an
  * interruption, with open calls settled as interrupted). Lines it does not map become
- * `claude-code/<type>` extension events, never dropped.
+ * `claude-code/<type>` extension events, never dropped. Every event carries its
+ * transcript time (`TimedPayload`).
  */
 export function createTranscriptConverter(saved?: ConverterState): TranscriptConverter {
   const s: ConverterState = structuredClone(saved ?? initialConverterState());
   const at = () => ({ turn: s.turn, step: s.step });
+  /** Time of the line being pushed; `undefined` in `flush` or for a line without one. */
+  let now: number | undefined;
+  const emit = (out: TimedPayload[], payload: EventPayload, time = now ?? s.time): void => {
+    if (time !== undefined) s.time = time;
+    out.push({ payload, time });
+  };
 
-  const emitPending = (out: EventPayload[]): void => {
+  const emitPending = (out: TimedPayload[]): void => {
     const pending = s.pending;
     if (pending === null) return;
     s.pending = null;
+    const time = pending.time ?? now ?? s.time;
     const content: ContentBlock[] = [];
     const calls: { id: string; name: string; args: string }[] = [];
     for (const block of pending.blocks) {
@@ -90,50 +118,51 @@ export function createTranscriptConverter(saved?: ConverterState): TranscriptCon
     if (content.length > 0) {
       const usage = usageOf(pending.usage ?? undefined);
       const finish = pending.stop || (calls.length > 0 ? 'tool_use' : '');
-      out.push(p.assistantMessage(at(), content, usage, pending.model, finish));
+      emit(out, p.assistantMessage(at(), content, usage, pending.model, finish), time);
       for (const call of calls) {
-        out.push(p.toolCall(at(), call.id, call.name, call.args));
+        emit(out, p.toolCall(at(), call.id, call.name, call.args), time);
         s.openCalls[call.id] = { name: call.name, args: call.args, ...at() };
       }
       s.step += 1;
       s.idle = calls.length > 0 ? 'none' : endReasons.has(pending.stop) ? 'end' : 'text';
     }
     for (const block of pending.blocks) {
-      if (block.kind === 'other') out.push(p.extension('block', block.data));
+      if (block.kind === 'other') emit(out, p.extension('block', block.data), time);
     }
   };
 
-  const openTurn = (out: EventPayload[]): void => {
+  const openTurn = (out: TimedPayload[]): void => {
     if (s.turnOpen) return;
     s.turn += 1;
     s.step = 0;
     s.turnOpen = true;
-    out.push(p.turnStart(s.turn));
+    emit(out, p.turnStart(s.turn));
   };
 
-  const endTurn = (out: EventPayload[], cancelled: boolean): void => {
+  const endTurn = (out: TimedPayload[], cancelled: boolean): void => {
     emitPending(out);
     const open = Object.entries(s.openCalls);
-    for (const [callId, call] of open) out.push(interruptedResult(callId, call));
+    for (const [callId, call] of open) emit(out, interruptedResult(callId, call));
     s.openCalls = {};
     s.idle = 'none';
     if (!s.turnOpen) return;
     s.turnOpen = false;
     const reason = cancelled || open.length > 0 ? TurnEndReason.CANCELLED : TurnEndReason.COMPLETED;
-    out.push(p.turnEnd(s.turn, reason));
+    emit(out, p.turnEnd(s.turn, reason));
   };
 
-  const assistant = (line: JsonRecord, message: JsonRecord, out: EventPayload[]): void => {
+  const assistant = (line: JsonRecord, message: JsonRecord, out: TimedPayload[]): void => {
     const id = stringOf(message, 'id') ?? stringOf(line, 'uuid') ?? '';
     if (s.pending !== null && s.pending.id !== id) emitPending(out);
     if (line.isApiErrorMessage === true) {
       emitPending(out);
-      out.push(p.agentError(contentText(contentBlocks(message.content)), 'claude_code_api_error'));
+      emit(out, p.agentError(contentText(contentBlocks(message.content)), 'claude_code_api_error'));
       return;
     }
     openTurn(out);
     s.idle = 'none';
     const pending = (s.pending ??= { id, blocks: [], model: '', usage: null, stop: '' });
+    pending.time = now ?? pending.time;
     pending.model = stringOf(message, 'model') ?? pending.model;
     if (isRecord(message.usage)) pending.usage = message.usage;
     pending.stop = stringOf(message, 'stop_reason') ?? pending.stop;
@@ -145,7 +174,7 @@ export function createTranscriptConverter(saved?: ConverterState): TranscriptCon
       pending.blocks.push(pendingBlock(block));
   };
 
-  const user = (line: JsonRecord, message: JsonRecord, out: EventPayload[]): void => {
+  const user = (line: JsonRecord, message: JsonRecord, out: TimedPayload[]): void => {
     const raw = Array.isArray(message.content) ? message.content : undefined;
     const results = (raw ?? []).filter(
       (b: unknown): b is JsonRecord => isRecord(b) && b.type === 'tool_result',
@@ -165,36 +194,38 @@ export function createTranscriptConverter(saved?: ConverterState): TranscriptCon
         delete s.openCalls[callId];
         const where = call ?? { turn: s.turn, step: Math.max(s.step - 1, 0) };
         const facts = results.length === 1 ? line.toolUseResult : undefined;
-        out.push(translateToolResult(result, call, facts, { turn: where.turn, step: where.step }));
+        emit(out, translateToolResult(result, call, facts, { turn: where.turn, step: where.step }));
       }
       if (interruptMarker.test(text)) endTurn(out, true);
-      else if (content.length > 0 && text !== '') out.push(p.steeringMessage(s.turn, content));
+      else if (content.length > 0 && text !== '') emit(out, p.steeringMessage(s.turn, content));
       return;
     }
     if (interruptMarker.test(text)) return endTurn(out, true);
     if (line.isCompactSummary === true)
-      return void out.push(p.contextMessage(content, 'compact-summary'));
-    if (line.isMeta === true) return void out.push(p.contextMessage(content, 'claude-code/meta'));
+      return void emit(out, p.contextMessage(content, 'compact-summary'));
+    if (line.isMeta === true) return void emit(out, p.contextMessage(content, 'claude-code/meta'));
     endTurn(out, false);
-    out.push(p.userMessage(content));
+    emit(out, p.userMessage(content));
     openTurn(out);
   };
 
   return {
     push(line) {
-      const out: EventPayload[] = [];
+      const out: TimedPayload[] = [];
+      now = lineTime(line.fields);
       const message = isRecord(line.fields.message) ? line.fields.message : undefined;
       if (line.type === 'assistant' && message !== undefined) assistant(line.fields, message, out);
       else if (line.type === 'user' && message !== undefined) user(line.fields, message, out);
       else {
         emitPending(out);
         const { type: _type, ...data } = line.fields;
-        out.push(p.extension(line.type, data));
+        emit(out, p.extension(line.type, data));
       }
       return out;
     },
     flush(final) {
-      const out: EventPayload[] = [];
+      const out: TimedPayload[] = [];
+      now = undefined;
       emitPending(out);
       const done = s.idle === 'end' || (final && s.idle === 'text');
       if (s.turnOpen && done && Object.keys(s.openCalls).length === 0) endTurn(out, false);

@@ -1,4 +1,4 @@
-import type { LineResult } from '../journal/index.js';
+import { isJournalTime, type LineResult } from '../journal/index.js';
 
 /** A JSON value read from a transcript: untrusted until checked. */
 export type JsonRecord = Record<string, unknown>;
@@ -42,4 +42,12 @@ export function stringOf(record: JsonRecord | undefined, key: string): string | 
 export function numberOf(record: JsonRecord | undefined, key: string): number | undefined {
   const value = record?.[key];
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+}
+
+/** The line's `timestamp` in ms, when it is a valid time a journal can hold. */
+export function lineTime(record: JsonRecord): number | undefined {
+  const text = stringOf(record, 'timestamp');
+  if (text === undefined) return undefined;
+  const date = new Date(text);
+  return isJournalTime(date) ? date.getTime() : undefined;
 }

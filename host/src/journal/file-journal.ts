@@ -3,6 +3,7 @@ import { create } from '@bufbuild/protobuf';
 import { timestampFromMs } from '@bufbuild/protobuf/wkt';
 import { SessionEventSchema, type SessionEvent } from '@dsh/gen/events';
 import type { ProjectionRegistry } from '../projections/index.js';
+import { checkAppendTimes } from './check-append-times.js';
 import { messageTypes } from './event-types.js';
 import type { JournalHeader } from './journal-header.js';
 import type { JournalIndex } from './journal-index.js';
@@ -16,6 +17,7 @@ import {
 } from './journal-line.js';
 import {
   JournalError,
+  type AppendOptions,
   type EventPayload,
   type Journal,
   type JournalListener,
@@ -29,7 +31,8 @@ import { splitLines } from './scan-lines.js';
 interface PendingAppend {
   readonly events: SessionEvent[];
   readonly lines: Buffer[];
-  readonly timeMs: number;
+  /** Time of its last event. */
+  readonly lastTimeMs: number;
   readonly resolve: (events: SessionEvent[]) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -109,7 +112,7 @@ export class FileJournal implements Journal {
     return this.listeners.size;
   }
 
-  append(payloads: readonly EventPayload[]): Promise<SessionEvent[]> {
+  append(payloads: readonly EventPayload[], options?: AppendOptions): Promise<SessionEvent[]> {
     const refused = this.readOnly
       ? `session ${this.file.sessionId} is read-only (a fixture or imported journal)`
       : this.closed
@@ -121,14 +124,30 @@ export class FileJournal implements Journal {
         new JournalError('invalid_argument', `session ${this.file.sessionId} is full (seq limit)`),
       );
     }
+    const times = options?.times;
+    const badTimes = times === undefined ? undefined : checkAppendTimes(times, payloads.length);
+    if (badTimes !== undefined) {
+      return Promise.reject(
+        new JournalError(
+          'invalid_argument',
+          `append to session ${this.file.sessionId}: ${badTimes}`,
+        ),
+      );
+    }
     if (payloads.length === 0) return Promise.resolve([]);
-    const timeMs = Date.now();
-    const events = payloads.map((payload) =>
-      create(SessionEventSchema, { seq: this.nextSeq++, time: timestampFromMs(timeMs), payload }),
+    const now = Date.now();
+    const timesMs = payloads.map((_, i) => times?.[i]?.getTime() ?? now);
+    const events = payloads.map((payload, i) =>
+      create(SessionEventSchema, {
+        seq: this.nextSeq++,
+        time: timestampFromMs(timesMs[i]!),
+        payload,
+      }),
     );
     const lines = events.map((e) => Buffer.from(encodeEventLine(e) + '\n'));
+    const lastTimeMs = timesMs.at(-1)!;
     return new Promise((resolve, reject) => {
-      this.queue.push({ events, lines, timeMs, resolve, reject });
+      this.queue.push({ events, lines, lastTimeMs, resolve, reject });
       if (this.flushing === undefined) this.flushing = this.flush();
     });
   }
@@ -251,7 +270,7 @@ export class FileJournal implements Journal {
         this.checkpoints.advance(reads.has(type) ? event : undefined);
       });
     }
-    this.lastTime = new Date(batch.at(-1)!.timeMs);
+    this.lastTime = new Date(batch.at(-1)!.lastTimeMs);
     const events = batch.flatMap((p) => p.events);
     for (const listener of this.listeners) {
       try {

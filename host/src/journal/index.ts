@@ -5,6 +5,7 @@ export {
   payloadCaseByType,
   type KnownPayloadCase,
 } from './event-types.js';
+export { isJournalTime } from './check-append-times.js';
 export { eventPayloads } from './event-payloads.js';
 export {
   decodeHeaderLine,
@@ -26,6 +27,7 @@ export {
 export { createJournalStore, type JournalStoreOptions } from './journal-store.js';
 export {
   JournalError,
+  type AppendOptions,
   type EventPayload,
   type Journal,
   type JournalErrorKind,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createProjectionRegistry, type ProjectionRegistry } from '../projections/index.js';
+import { isJournalTime } from './check-append-times.js';
 import { FileJournal } from './file-journal.js';
 import { encodeHeaderLine, formatVersion, type JournalHeader } from './journal-header.js';
 import {
@@ -91,6 +92,7 @@ class FileJournalStore implements JournalStore {
     model?: string;
     title?: string;
     sessionId?: string;
+    createdAt?: Date;
   }): Promise<Journal> {
     const parentId = init.parentId ?? '';
     if (parentId !== '') {
@@ -107,7 +109,10 @@ class FileJournalStore implements JournalStore {
         sessionId: id,
         cwd: init.cwd,
         parentId,
-        createdAt: new Date().toISOString(),
+        createdAt: (init.createdAt !== undefined && isJournalTime(init.createdAt)
+          ? init.createdAt
+          : new Date()
+        ).toISOString(),
         model: init.model ?? '',
         title: init.title ?? '',
       };

@@ -5,6 +5,15 @@ import type { JournalHeader } from './journal-header.js';
 /** The payload of an event to append; the journal assigns seq and time. */
 export type EventPayload = SessionEvent['payload'];
 
+/** Options of `Journal.append`. */
+export interface AppendOptions {
+  /**
+   * The time of each event, one per payload, in years 0001..9999 (an import keeps the
+   * source's times); without it every event gets the current time.
+   */
+  readonly times?: readonly Date[];
+}
+
 /** Why a journal operation failed; the server maps each kind to one Connect code. */
 export type JournalErrorKind =
   | 'invalid_argument' // bad session id, seq out of range, bad page size
@@ -35,13 +44,16 @@ export interface Journal {
   readonly readOnly: boolean;
   /** Number of events; the next seq to be assigned. */
   readonly length: number;
-  /** Time of the last event, or the creation time for an empty journal. */
+  /** Time of the last event (by seq), or the creation time for an empty journal. */
   readonly updatedAt: Date;
   /**
-   * Appends events, assigning contiguous seqs and the current time, and resolves once
-   * they are on disk (fdatasync). Listeners are notified after that, in seq order.
+   * Appends events, assigning contiguous seqs and the current time (or `options.times`,
+   * kept as given even when not ascending), and resolves once they are on disk
+   * (fdatasync). Listeners are notified after that, in seq order. Bad `times` (a length
+   * other than the payloads', an invalid or out-of-range date) reject with
+   * `invalid_argument` before anything is written.
    */
-  append(payloads: readonly EventPayload[]): Promise<SessionEvent[]>;
+  append(payloads: readonly EventPayload[], options?: AppendOptions): Promise<SessionEvent[]>;
   /** Events with from <= seq < to, in order; cost O(to - from). */
   read(from: number, to: number): Promise<SessionEvent[]>;
   /** The message-aligned page ending before `beforeSeq` (tail when undefined). */
@@ -86,6 +98,8 @@ export interface JournalStore {
     model?: string;
     title?: string;
     sessionId?: string;
+    /** Creation time for the header (an import keeps its source's); now when absent. */
+    createdAt?: Date;
   }): Promise<Journal>;
   /** Observes created sessions and appends to any open journal. */
   onChange(listener: (change: StoreChange) => void): () => void;

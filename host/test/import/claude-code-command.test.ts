@@ -8,8 +8,15 @@ import { createConnectTransport } from '@connectrpc/connect-node';
 import { SessionService } from '@dsh/gen/service';
 import { afterEach, describe, expect, it } from 'vitest';
 import { extractWatchClaude, parseImportArgs } from '../../src/cli/claude-code-command.js';
-import { importSandbox, transcriptLines, type ImportSandbox } from './import-test-kit.js';
+import { importedSessionId } from '../../src/import/index.js';
+import {
+  fixtureSessionId,
+  importSandbox,
+  transcriptLines,
+  type ImportSandbox,
+} from './import-test-kit.js';
 
+const mainId = importedSessionId(fixtureSessionId);
 const dshBin = fileURLToPath(new URL('../../bin/dsh.js', import.meta.url));
 const env = { ...process.env, DSH_TOKEN: '', DSH_HOST: '', DSH_PORT: '', DSH_DATA_DIR: '' };
 
@@ -161,7 +168,7 @@ describe('dsh serve --watch-claude (subprocess)', () => {
       createConnectTransport({ baseUrl: url, httpVersion: '1.1' }),
     );
     const imported = async () =>
-      (await client.listSessions({})).sessions.find((s) => s.id.startsWith('cc-0b6f3c1e'));
+      (await client.listSessions({})).sessions.find((s) => s.id === mainId);
     const before = (await imported())?.eventCount ?? 0;
     expect(before).toBeGreaterThan(0);
     await appendFile(sandbox.mainPath, (await transcriptLines(12, 8)).join(''));

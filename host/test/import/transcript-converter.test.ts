@@ -1,6 +1,10 @@
 import type { EventPayload } from '../../src/journal/index.js';
 import { describe, expect, it } from 'vitest';
-import { createTranscriptConverter, parseTranscriptLine } from '../../src/import/index.js';
+import {
+  createTranscriptConverter,
+  parseTranscriptLine,
+  type TimedPayload,
+} from '../../src/import/index.js';
 
 type Line = Record<string, unknown>;
 const prompt = (text: string, extra: Line = {}): Line => ({
@@ -25,18 +29,23 @@ const use = (id: string, name = 'Bash', input: unknown = { command: 'ls' }) => (
   name,
   input,
 });
-const result = (id: string, more: unknown[] = []): Line => ({
+const result = (id: string, more: unknown[] = [], extra: Line = {}): Line => ({
   type: 'user',
   message: {
     role: 'user',
     content: [{ type: 'tool_result', tool_use_id: id, content: 'out' }, ...more],
   },
+  ...extra,
+});
+/** The `timestamp` of a line `s` seconds into the session. */
+const at = (s: number): Line => ({
+  timestamp: new Date(Date.UTC(2025, 10, 20, 10, 0, s)).toISOString(),
 });
 
-/** Feeds lines (and a flush after each group) and describes the payloads briefly. */
-function convert(groups: Line[][], final: boolean): string[] {
+/** Feeds lines (and a flush after each group) and describes the events briefly. */
+function convert(groups: Line[][], final: boolean, withTimes = false): string[] {
   const converter = createTranscriptConverter();
-  const out: EventPayload[] = [];
+  const out: TimedPayload[] = [];
   for (const group of groups) {
     for (const line of group) {
       const parsed = parseTranscriptLine(JSON.stringify(line));
@@ -45,7 +54,13 @@ function convert(groups: Line[][], final: boolean): string[] {
     }
     out.push(...converter.flush(final));
   }
-  return out.map(describePayload);
+  return out.map((e) => (withTimes ? describeTimed(e) : describePayload(e.payload)));
+}
+
+/** The event's description and its time as seconds after 10:00 (`@-` without a time). */
+function describeTimed({ payload, time }: TimedPayload): string {
+  const seconds = time === undefined ? '-' : (time - Date.UTC(2025, 10, 20, 10)) / 1000;
+  return `${describePayload(payload)} @${seconds}`;
 }
 
 function describePayload(payload: EventPayload): string {
@@ -175,12 +190,88 @@ describe('createTranscriptConverter()', () => {
     expect(convert(groups, final)).toEqual(expected);
   });
 
+  it.each([
+    [
+      "stamps events with their line's time, a message with its last line's, turn/end with the previous event's",
+      [
+        [
+          prompt('hi', at(1)),
+          reply('m1', [text('a')], null, at(2)),
+          reply('m1', [use('c1')], 'tool_use', at(3)),
+          result('c1', [], at(4)),
+          reply('m2', [text('done')], 'end_turn', at(5)),
+        ],
+      ],
+      true,
+      [
+        'userMessage hi @1',
+        'turnStart 1 @1',
+        'assistant 1.0 text,toolCall @3',
+        'toolCall c1 @3',
+        'toolResult c1 @4',
+        'assistant 1.1 text @5',
+        'turnEnd 1 1 @5',
+      ],
+    ],
+    [
+      'stamps settled calls and turn/end with the interrupting line, keeping order when time goes back',
+      [
+        [
+          prompt('go', at(10)),
+          reply('m1', [use('c1')], 'tool_use', at(12)),
+          { type: 'summary', summary: 'no time' },
+          prompt('[Request interrupted by user]', at(11)),
+        ],
+      ],
+      false,
+      [
+        'userMessage go @10',
+        'turnStart 1 @10',
+        'assistant 1.0 toolCall @12',
+        'toolCall c1 @12',
+        'extension claude-code/summary @12',
+        'toolResult c1 interrupted @11',
+        'turnEnd 1 2 @11',
+      ],
+    ],
+    [
+      'leaves events before the first time without one and ignores a bad timestamp',
+      [
+        [
+          { type: 'summary', summary: 'first' },
+          prompt('hi', { timestamp: 'yesterday' }),
+          prompt('again', { timestamp: '+010000-01-01T00:00:00.000Z' }),
+          prompt('timed', at(7)),
+          prompt('late', { timestamp: 'later' }),
+        ],
+      ],
+      false,
+      [
+        'extension claude-code/summary @-',
+        'userMessage hi @-',
+        'turnStart 1 @-',
+        'turnEnd 1 1 @-',
+        'userMessage again @-',
+        'turnStart 2 @-',
+        'turnEnd 2 1 @7',
+        'userMessage timed @7',
+        'turnStart 3 @7',
+        'turnEnd 3 1 @7',
+        'userMessage late @7',
+        'turnStart 4 @7',
+      ],
+    ],
+  ])('%s', (_name, groups, final, expected) => {
+    expect(convert(groups, final, true)).toEqual(expected);
+  });
+
   it('continues from a saved state exactly as if it had never stopped', () => {
     const lines = [
-      prompt('hi'),
-      reply('m1', [use('c1')]),
-      result('c1'),
-      reply('m2', [text('ok')], 'end_turn'),
+      prompt('hi', at(1)),
+      reply('m1', [text('thinking done')], null, at(2)),
+      reply('m1', [use('c1')], null, at(3)),
+      result('c1', [], at(4)),
+      reply('m2', [text('ok')], 'end_turn', at(5)),
     ];
     const whole = createTranscriptConverter();
     const first = createTranscriptConverter();
@@ -190,10 +281,12 @@ describe('createTranscriptConverter()', () => {
       return parsed.value;
     };
     const expected = lines.flatMap((l) => whole.push(parse(l)));
-    const head = lines.slice(0, 2).flatMap((l) => first.push(parse(l)));
+    // The state is saved while m1 is still being merged: its time must survive too.
+    const head = lines.slice(0, 3).flatMap((l) => first.push(parse(l)));
     const second = createTranscriptConverter(JSON.parse(JSON.stringify(first.state())));
-    const tail = lines.slice(2).flatMap((l) => second.push(parse(l)));
-    expect([...head, ...tail].map(describePayload)).toEqual(expected.map(describePayload));
+    const tail = lines.slice(3).flatMap((l) => second.push(parse(l)));
+    expect([...head, ...tail].map(describeTimed)).toEqual(expected.map(describeTimed));
+    expect(expected.map(describeTimed)).toContain('toolCall c1 @3');
   });
 });
 
