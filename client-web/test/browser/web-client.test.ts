@@ -231,4 +231,19 @@ describe.skipIf(missing !== undefined)('web client in Chromium', { timeout: 60_0
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it('opens the file view of a deliverable chip: the latest call that touched the path', async () => {
+    const { page, errors } = await browser.page();
+    await openSession(page, 'showcase');
+    const chip = page.locator('.deliverables .chip', { hasText: 'src/utils/slugify.ts' });
+    await chip.first().scrollIntoViewIfNeeded();
+    await chip.first().click();
+    const details = page.locator('[data-testid="details"] .dsh-card[data-mode="details"]');
+    await details.waitFor();
+    expect(await details.locator('[data-field="path"]').first().textContent()).toContain(
+      'src/utils/slugify.ts',
+    );
+    expect(errors).toEqual([]);
+    await page.close();
+  });
 });
