@@ -7,6 +7,7 @@ import {
   type Key,
   type KeyContext,
 } from './key-actions.js';
+import { fileViewOf, openSessionFacts } from './file-view.js';
 import { chooseOption, confirmChoice, startAnswers } from './question-answers.js';
 import type { TuiState } from './tui-state.js';
 
@@ -61,6 +62,13 @@ export function onConversation(
       }
       const item = view?.items[view.selected];
       if (item) state.details = { key: item.key, top: 0 };
+      return;
+    }
+    case 'o': {
+      const item = view?.items[view.selected];
+      const facts = openSessionFacts(state);
+      const target = item && view && facts ? fileViewOf(view.items, item, facts) : undefined;
+      if (target) state.details = { key: target.key, top: 0 };
       return;
     }
     case 'i':

@@ -10,6 +10,7 @@ export const keyHelp: readonly (readonly [string, string, string])[] = [
   ['conversation', 'PgUp PgDn C-u C-d', 'scroll a page; PgUp at the top loads older'],
   ['conversation', 'g Home / G End', 'top (loads older) / follow the bottom'],
   ['conversation', 'Enter', 'details of the selected card (Esc or q closes)'],
+  ['conversation', 'o', "the file's read view: the latest read of the card's path"],
   ['conversation', 'i', 'compose'],
   ['conversation', 'y a n', 'approval: allow, allow for this session, deny'],
   ['conversation', '1-9', 'question: choose an option (Enter confirms several)'],
