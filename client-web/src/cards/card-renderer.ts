@@ -20,6 +20,12 @@ export interface CardRendererProps {
   readonly expanded: boolean;
 }
 
+/** Events a renderer may emit: expand its card, or open a file (an absolute path). */
+export interface CardRendererEmits {
+  expand: [];
+  'open-path': [path: string];
+}
+
 /** The web client's renderer registry: tool name to a Vue component taking `CardRendererProps`. */
 export type WebRendererRegistry = RendererRegistry<Component>;
 

@@ -6,6 +6,7 @@ export {
   rendererRegistryKey,
   type BodyOf,
   type CardMode,
+  type CardRendererEmits,
   type CardRendererProps,
   type WebRendererRegistry,
 } from './card-renderer.js';
