@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { writeLongJournal } from '../host/scripts/long-journal.js';
 import { createJournalStore } from '../host/src/journal/index.js';
 import { decodeEventLine } from '../host/src/journal/journal-line.js';
-import { messageTypes } from '../host/src/journal/event-types.js';
 import { percentile, sample, since, type BenchRow } from './bench-row.js';
 
 /** Where generated journals are cached between runs (they are deterministic). */
@@ -46,7 +45,6 @@ function wholeFileTailPage(path: string, maxMessages: number): number {
 
 /** Tail-page and mid-page latency against session size, with the whole-file comparison. */
 export async function pageBench(sizes: readonly number[]): Promise<BenchRow[]> {
-  void messageTypes;
   const rows: BenchRow[] = [];
   const tails = new Map<number, number>();
   for (const size of sizes) {
