@@ -1,10 +1,23 @@
-import { existsSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 
-const packages = ['card-models', 'fixtures', 'host', 'client-tui', 'client-web', 'scripts'];
+/** One vitest project per workspace package (plus the repository scripts), by folder. */
+const projects = [
+  'card-models',
+  'client-live',
+  'fixtures',
+  'host/journal',
+  'host/journal-file',
+  'host/tools',
+  'host/providers',
+  'host/agent',
+  'host/import',
+  'host/server',
+  'host/cli',
+  'client-tui',
+  'client-web',
+  'scripts',
+];
 
 export default defineConfig({
-  test: {
-    projects: packages.filter((dir) => existsSync(`${dir}/vitest.config.ts`)),
-  },
+  test: { projects },
 });

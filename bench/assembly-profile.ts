@@ -1,5 +1,5 @@
 /**
- * `node host/bin/run-ts.js bench/assembly-profile.ts [SIZE...]`: runs only the assembly
+ * `node host/cli/bin/run-ts.js bench/assembly-profile.ts [SIZE...]`: runs only the assembly
  * section for the given sizes (default 10,000 and 100,000) and prints its rows.
  */
 import { assemblyBench } from './assembly-bench.js';

@@ -5,8 +5,8 @@ import { createClient } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
 import { events as numbered, generateLongSession, type Payload } from '@dsh/fixtures';
 import { SessionService } from '@dsh/gen/service';
-import { createJournalStore } from '../host/src/journal/index.js';
-import { startServer } from '../host/src/server/index.js';
+import { createJournalStore } from '@dsh/journal-file';
+import { startServer } from '@dsh/server';
 import { percentile, since, type BenchRow } from './bench-row.js';
 
 function payloads(n: number): Payload[] {

@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeLongJournal } from '../host/scripts/long-journal.js';
-import { createJournalStore } from '../host/src/journal/index.js';
-import { decodeEventLine } from '../host/src/journal/journal-line.js';
+import { writeLongJournal } from '@dsh/cli/long-journal';
+import { decodeEventLine } from '@dsh/journal';
+import { createJournalStore } from '@dsh/journal-file';
 import { percentile, sample, since, type BenchRow } from './bench-row.js';
 
 /** Where generated journals are cached between runs (they are deterministic). */

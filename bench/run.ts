@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: measures the host's page and follow paths and the client fold,
- * prints one table and writes bench/results/latest.json and host/BENCHMARKS.md.
+ * prints one table and writes bench/results/latest.json and bench/BENCHMARKS.md.
  * Sizes can be reduced for a quick look: `npm run bench -- --quick`.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -54,7 +54,7 @@ writeFileSync(
 );
 if (!quick) {
   writeFileSync(
-    join(root, 'host/BENCHMARKS.md'),
+    join(root, 'bench/BENCHMARKS.md'),
     `# Benchmarks\n\nThe latest \`npm run bench\` (${when}, ${machine}). One run on a shared,\nnoisy machine: read the ratios, not the absolute numbers.\n\n${text}\n`,
   );
 }

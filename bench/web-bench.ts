@@ -4,13 +4,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
-import { createJournalStore } from '../host/src/journal/index.js';
-import { startServer } from '../host/src/server/index.js';
+import { webClientDir, webDistDir } from '@dsh/client-web/web-dist';
+import { createJournalStore } from '@dsh/journal-file';
+import { startServer } from '@dsh/server';
 import { since, type BenchRow } from './bench-row.js';
 import { longJournal } from './page-bench.js';
 
 const chromiumPath = '/usr/bin/chromium';
-const clientDir = fileURLToPath(new URL('../client-web/', import.meta.url));
+const clientDir = webClientDir;
 const events = 100_000;
 const pages = 10;
 
@@ -46,7 +47,7 @@ export async function webBench(): Promise<BenchRow[]> {
     );
     return [];
   }
-  if (!existsSync(join(clientDir, 'dist/index.html'))) {
+  if (!existsSync(join(webDistDir, 'index.html'))) {
     const vite = join(clientDir, '../node_modules/vite/bin/vite.js');
     execFileSync(process.execPath, [vite, 'build', '--logLevel', 'error'], { cwd: clientDir });
   }
@@ -60,7 +61,7 @@ export async function webBench(): Promise<BenchRow[]> {
   const server = await startServer({
     store,
     port: 0,
-    webRoot: join(clientDir, 'dist'),
+    webRoot: webDistDir,
     log: () => {},
   });
   const profile = join(dir, 'profile');

@@ -90,23 +90,3 @@ export {
   type WebSource,
 } from './cards/index.js';
 export { createRendererRegistry, type RendererRegistry } from './registry/renderer-registry.js';
-
-// Live sessions.
-export {
-  backoffDelay,
-  createSessionList,
-  createSessionWindow,
-  defaultBackoff,
-  describeError,
-  isRetryable,
-  sessionTree,
-  type BackoffOptions,
-  type ConnectionState,
-  type SessionList,
-  type SessionListOptions,
-  type SessionListState,
-  type SessionRow,
-  type SessionWindow,
-  type SessionWindowOptions,
-  type SessionWindowState,
-} from './live/index.js';

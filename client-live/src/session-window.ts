@@ -1,8 +1,7 @@
 import { Code, ConnectError, type Client } from '@connectrpc/connect';
 import type { SessionEvent } from '@dsh/gen/events';
 import type { Baseline, PageResponse, SessionService } from '@dsh/gen/service';
-import { createConversation } from '../conversation/create-conversation.js';
-import type { ConversationSnapshot } from '../conversation/types.js';
+import { createConversation, type ConversationSnapshot } from '@dsh/card-models';
 import { defaultBackoff, type BackoffOptions } from './backoff.js';
 import { createChangeNotifier } from './change-notifier.js';
 import { describeError, type ConnectionState } from './connection-state.js';

@@ -5,45 +5,20 @@ import { createClient, type Client } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
 import type { SessionEvent } from '@dsh/gen/events';
 import { SessionService } from '@dsh/gen/service';
+import { journalsDir } from '@dsh/fixtures/journals';
+import { createJournalStore } from '@dsh/journal-file';
+import { startServer, type RunningServer } from '@dsh/server';
+import type { JournalStore } from '@dsh/journal';
 
-// The host is loaded by URL so that card-models' type-check never follows host sources
-// (card-models must not depend on the host); these are the few shapes the tests use.
+/** The parts of a host journal the tests use. */
 interface HostJournal {
   readonly length: number;
   append(payloads: readonly SessionEvent['payload'][]): Promise<SessionEvent[]>;
   read(from: number, to: number): Promise<SessionEvent[]>;
 }
-interface HostStore {
-  open(sessionId: string): Promise<HostJournal>;
-  close(): Promise<void>;
-}
-interface HostServer {
-  readonly url: string;
-  readonly port: number;
-  close(): Promise<void>;
-}
-interface HostModules {
-  createJournalStore(options: { dataDir: string; fixtureDirs?: string[] }): Promise<HostStore>;
-  startServer(options: {
-    store: HostStore;
-    port: number;
-    defaultCwd: string;
-    follow?: { heartbeatMs?: number };
-    log?: (line: string) => void;
-  }): Promise<HostServer>;
-}
-
-const hostUrl = (path: string): string =>
-  new URL(`../../../host/src/${path}`, import.meta.url).href;
-
-async function hostModules(): Promise<HostModules> {
-  const journal = (await import(/* @vite-ignore */ hostUrl('journal/index.ts'))) as HostModules;
-  const server = (await import(/* @vite-ignore */ hostUrl('server/index.ts'))) as HostModules;
-  return { createJournalStore: journal.createJournalStore, startServer: server.startServer };
-}
 
 /** The fixture journals of the repository. */
-export const fixtureJournals = new URL('../../../fixtures/journals', import.meta.url).pathname;
+export const fixtureJournals = journalsDir;
 
 /** A real host on 127.0.0.1 (port 0) over a temporary data dir plus the fixture journals. */
 export interface RealHost {
@@ -63,21 +38,20 @@ export interface RealHost {
 
 /** Starts a real host; heartbeats every 200 ms so idle streams stay observable. */
 export async function startRealHost(): Promise<RealHost> {
-  const modules = await hostModules();
   const dir = await mkdtemp(join(tmpdir(), 'dsh-live-test-'));
-  let store: HostStore | undefined;
-  let server: HostServer | undefined;
+  let store: JournalStore | undefined;
+  let server: RunningServer | undefined;
   let port = 0;
   const start = async (
     beforeListen?: (journal: (sessionId: string) => Promise<HostJournal>) => Promise<void>,
   ): Promise<void> => {
-    const opened = await modules.createJournalStore({
+    const opened = await createJournalStore({
       dataDir: join(dir, 'sessions'),
       fixtureDirs: [fixtureJournals],
     });
     store = opened;
     await beforeListen?.((sessionId) => opened.open(sessionId));
-    server = await modules.startServer({
+    server = await startServer({
       store,
       port,
       defaultCwd: dir,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSessionList, type SessionList } from '../../src/index.js';
+import { createSessionList, type SessionList } from '../src/index.js';
 import { startRealHost, until, type RealHost } from './real-host.js';
 
 const fast = { backoff: { initialMs: 20, maxMs: 200, factor: 2 }, idleTimeoutMs: 2_000 };

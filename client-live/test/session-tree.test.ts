@@ -2,7 +2,7 @@ import { create } from '@bufbuild/protobuf';
 import { timestampFromMs } from '@bufbuild/protobuf/wkt';
 import { SessionSummarySchema } from '@dsh/gen/service';
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, sessionTree } from '../../src/index.js';
+import { backoffDelay, sessionTree } from '../src/index.js';
 
 const session = (id: string, updatedMs: number, parentId = '') =>
   create(SessionSummarySchema, { id, parentId, updatedAt: timestampFromMs(updatedMs) });

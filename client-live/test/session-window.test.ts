@@ -2,11 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assistantMessage, turnEnd, turnStart, userMessage } from '@dsh/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createSessionWindow,
-  type SessionWindow,
-  type SessionWindowState,
-} from '../../src/index.js';
+import { createSessionWindow, type SessionWindow, type SessionWindowState } from '../src/index.js';
 import { fixtureJournals, startRealHost, until, type RealHost } from './real-host.js';
 
 const fast = { backoff: { initialMs: 20, maxMs: 200, factor: 2 }, idleTimeoutMs: 2_000 };

@@ -1,11 +1,10 @@
 import { readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { scenarios } from '@dsh/fixtures';
+import { journalsDir } from '@dsh/fixtures/journals';
 import { describe, expect, it } from 'vitest';
 import { seg } from '../src/index.js';
 import { drawOnVirtualScreen, fixtureItems } from './render-fixture.js';
 
-const journalsDir = fileURLToPath(new URL('../../fixtures/journals', import.meta.url));
 const journals = readdirSync(journalsDir)
   .filter((file) => file.endsWith('.jsonl'))
   .map((file) => file.replace(/\.jsonl$/, ''))

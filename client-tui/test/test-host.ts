@@ -1,5 +1,10 @@
 import type { SessionEvent } from '@dsh/gen/events';
+import { createAgentRuntime } from '@dsh/agent';
 import type { Payload } from '@dsh/fixtures';
+import { createJournalStore } from '@dsh/journal-file';
+import { createDemoProvider } from '@dsh/providers';
+import { startServer } from '@dsh/server';
+import { createFirstPartyTools } from '@dsh/tools';
 
 /** The parts of the host's journal API the tests use. */
 export interface TestJournal {
@@ -24,10 +29,6 @@ export interface TestHost {
   close(): Promise<void>;
 }
 
-// The host runs from its TypeScript sources; it is loaded by path so client-tui's
-// type-check (which does not include host sources) stays independent of it.
-const hostSource = (path: string) => new URL(`../../host/src/${path}`, import.meta.url).pathname;
-
 /**
  * Starts a host on 127.0.0.1 (`port` 0 picks one) over `dataDir` and read-only
  * `fixtureDirs`, with the offline demo model and the first-party tools.
@@ -37,22 +38,17 @@ export async function startTestHost(options: {
   fixtureDirs?: readonly string[];
   port?: number;
 }): Promise<TestHost> {
-  const journal = await import(hostSource('journal/index.ts'));
-  const server = await import(hostSource('server/index.ts'));
-  const agentModule = await import(hostSource('agent/index.ts'));
-  const providers = await import(hostSource('providers/index.ts'));
-  const toolsModule = await import(hostSource('tools/index.ts'));
-  const store = await journal.createJournalStore({
+  const store = await createJournalStore({
     dataDir: options.dataDir,
     fixtureDirs: [...(options.fixtureDirs ?? [])],
   });
-  const tools = toolsModule.createFirstPartyTools({ homeDir: options.dataDir });
-  const agent = agentModule.createAgentRuntime({
+  const tools = createFirstPartyTools({ homeDir: options.dataDir });
+  const agent = createAgentRuntime({
     store,
-    provider: providers.createDemoProvider({ chunkDelayMs: 5 }),
+    provider: createDemoProvider({ chunkDelayMs: 5 }),
     tools: tools.tools,
   });
-  const running = await server.startServer({
+  const running = await startServer({
     store,
     agent,
     port: options.port ?? 0,

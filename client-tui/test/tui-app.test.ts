@@ -2,14 +2,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { userMessage } from '@dsh/fixtures';
+import { journalsDir } from '@dsh/fixtures/journals';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSessionClient, createTuiApp, type TuiApp } from '../src/index.js';
 import { startTestHost, type TestHost } from './test-host.js';
 import { createVirtualTerminal, type VirtualTerminal } from './virtual-terminal.js';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
 
 async function until(check: () => boolean, what: string, vt: VirtualTerminal): Promise<void> {
   for (let i = 0; i < 200; i++) {
@@ -28,7 +26,7 @@ describe('createTuiApp() on a virtual 80x24 terminal against a real host', () =>
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'dsh-tui-app-'));
-    host = await startTestHost({ dataDir, fixtureDirs: [join(root, 'fixtures/journals')] });
+    host = await startTestHost({ dataDir, fixtureDirs: [journalsDir] });
   });
   afterAll(async () => {
     app?.close();

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assistantMessage, turnEnd, turnStart, userMessage } from '@dsh/fixtures';
+import { journalsDir } from '@dsh/fixtures/journals';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestHost, type TestHost } from './test-host.js';
 import { hasTmux, startTmux, type TmuxSession } from './tmux.js';
@@ -30,7 +31,7 @@ describe.skipIf(tmuxMissing)('dsh tui in tmux against a real host', () => {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'dsh-tui-e2e-'));
-    host = await startTestHost({ dataDir, fixtureDirs: [join(root, 'fixtures/journals')] });
+    host = await startTestHost({ dataDir, fixtureDirs: [journalsDir] });
   });
   afterAll(async () => {
     tmux?.kill();
@@ -41,7 +42,7 @@ describe.skipIf(tmuxMissing)('dsh tui in tmux against a real host', () => {
   const launch = (sessionId: string) => {
     tmux?.kill();
     tmux = startTmux(
-      `cd ${root} && TERM=xterm-256color node host/bin/dsh.js tui --host ${host.url} --session ${sessionId}`,
+      `cd ${root} && TERM=xterm-256color node host/cli/bin/dsh.js tui --host ${host.url} --session ${sessionId}`,
       80,
       24,
     );
@@ -134,7 +135,7 @@ describe.skipIf(tmuxMissing)('dsh tui in tmux against a real host', () => {
     const port = host.port;
     await host.close();
     await t.waitFor((s) => s.includes('disconnected'), 'the disconnected status');
-    host = await startTestHost({ dataDir, fixtureDirs: [join(root, 'fixtures/journals')], port });
+    host = await startTestHost({ dataDir, fixtureDirs: [journalsDir], port });
     const reopened = await host.store.open(id);
     await reopened.append([userMessage('after the restart')]);
     await t.waitFor(

@@ -2,8 +2,8 @@ import { defineProject } from 'vitest/config';
 
 export default defineProject({
   test: {
-    name: 'host',
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    name: 'host-cli',
+    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     environment: 'node',

@@ -1,9 +1,5 @@
-import {
-  createCardCache,
-  createSessionList,
-  createSessionWindow,
-  type BackoffOptions,
-} from '@dsh/card-models';
+import { createCardCache } from '@dsh/card-models';
+import { createSessionList, createSessionWindow, type BackoffOptions } from '@dsh/client-live';
 import blessed, { type Widgets } from 'reblessed';
 import { createTuiRegistry } from '../cards/tui-registry.js';
 import { createConversationRenderer } from '../conversation/render-conversation.js';

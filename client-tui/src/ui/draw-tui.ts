@@ -1,4 +1,4 @@
-import type { ConnectionState } from '@dsh/card-models';
+import type { ConnectionState } from '@dsh/client-live';
 import type { Widgets } from 'reblessed';
 import { theme } from '../cards/theme.js';
 import { oneLine } from '../cards/text-lines.js';

@@ -1,4 +1,4 @@
-import type { SessionList } from '@dsh/card-models';
+import type { SessionList } from '@dsh/client-live';
 import type { Widgets } from 'reblessed';
 import type { AnswerStep } from './question-answers.js';
 import type { SessionActions } from './session-actions.js';

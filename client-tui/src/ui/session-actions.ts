@@ -2,7 +2,7 @@ import { create } from '@bufbuild/protobuf';
 import { ContentBlockSchema } from '@dsh/gen/content';
 import { ApprovalDecision } from '@dsh/gen/events';
 import { PromptMode } from '@dsh/gen/service';
-import { describeError } from '@dsh/card-models';
+import { describeError } from '@dsh/client-live';
 import type { SessionClient } from '../data/session-client.js';
 
 /** The writes a person can make to a session; each resolves with an error text or undefined. */

@@ -1,4 +1,4 @@
-import type { SessionRow } from '@dsh/card-models';
+import type { SessionRow } from '@dsh/client-live';
 import { theme } from '../cards/theme.js';
 import { oneLine } from '../cards/text-lines.js';
 import { seg, type StyledLine } from '../text/styled-line.js';

@@ -1,4 +1,4 @@
-import type { SessionListState, SessionWindow, SessionWindowState } from '@dsh/card-models';
+import type { SessionListState, SessionWindow, SessionWindowState } from '@dsh/client-live';
 import type { ConversationRenderer } from '../conversation/render-conversation.js';
 import type { InputLine } from './input-line.js';
 import type { ConversationView } from './conversation-view.js';

@@ -3,7 +3,7 @@ import {
   describeError,
   type SessionWindow,
   type SessionWindowState,
-} from '@dsh/card-models';
+} from '@dsh/client-live';
 import { ApprovalDecision } from '@dsh/gen/events';
 import { PromptMode } from '@dsh/gen/service';
 import { defineStore } from 'pinia';

@@ -1,4 +1,4 @@
-import { createSessionList, type SessionList, type SessionListState } from '@dsh/card-models';
+import { createSessionList, type SessionList, type SessionListState } from '@dsh/client-live';
 import type { SessionSummary } from '@dsh/gen/service';
 import { defineStore } from 'pinia';
 import { shallowRef } from 'vue';

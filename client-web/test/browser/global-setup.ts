@@ -20,6 +20,7 @@ export default function setup(): void {
   const sources = Math.max(
     newestMtime(join(clientDir, 'src')),
     newestMtime(join(clientDir, '../card-models/src')),
+    newestMtime(join(clientDir, '../client-live/src')),
     statSync(join(clientDir, 'index.html')).mtimeMs,
   );
   if (existsSync(index) && statSync(index).mtimeMs >= sources) return;

@@ -1,64 +1,25 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createAgentRuntime, type AgentRuntime } from '@dsh/agent';
+import { journalsDir } from '@dsh/fixtures/journals';
 import type { SessionEvent } from '@dsh/gen/events';
+import type { JournalStore } from '@dsh/journal';
+import { createJournalStore } from '@dsh/journal-file';
+import { createDemoProvider } from '@dsh/providers';
+import { startServer, type RunningServer } from '@dsh/server';
+import { createFirstPartyTools, type FirstPartyTools } from '@dsh/tools';
+import { webDistDir } from '../../web-dist.js';
 
-// Host modules are loaded by URL so the web client's type-check never follows host
-// sources; these are the shapes the browser tests use.
+/** The parts of a host journal the browser tests use. */
 interface HostJournal {
   readonly length: number;
   append(payloads: readonly SessionEvent['payload'][]): Promise<SessionEvent[]>;
 }
-interface HostStore {
-  open(sessionId: string): Promise<HostJournal>;
-  create(init: {
-    cwd: string;
-    title?: string;
-    model?: string;
-  }): Promise<{ header: { sessionId: string } }>;
-  close(): Promise<void>;
-}
-interface HostServer {
-  readonly url: string;
-  readonly port: number;
-  close(): Promise<void>;
-}
-interface AgentRuntime {
-  close(): Promise<void>;
-}
-interface Tools {
-  tools: unknown[];
-  dispose(): Promise<void>;
-}
-interface HostModules {
-  createJournalStore(options: { dataDir: string; fixtureDirs?: string[] }): Promise<HostStore>;
-  startServer(options: Record<string, unknown>): Promise<HostServer>;
-  createAgentRuntime(options: Record<string, unknown>): AgentRuntime;
-  createDemoProvider(options: { chunkDelayMs?: number }): unknown;
-  createFirstPartyTools(options: { homeDir?: string }): Tools;
-}
-
-const repo = new URL('../../../', import.meta.url);
-const hostModule = async (path: string): Promise<Record<string, unknown>> =>
-  (await import(/* @vite-ignore */ new URL(`host/src/${path}`, repo).href)) as Record<
-    string,
-    unknown
-  >;
-
-async function hostModules(): Promise<HostModules> {
-  const [journal, server, agent, providers, tools] = await Promise.all([
-    hostModule('journal/index.ts'),
-    hostModule('server/index.ts'),
-    hostModule('agent/index.ts'),
-    hostModule('providers/index.ts'),
-    hostModule('tools/index.ts'),
-  ]);
-  return { ...journal, ...server, ...agent, ...providers, ...tools } as unknown as HostModules;
-}
 
 /** The repository's fixture journals and the built web client. */
-export const fixtureJournals = new URL('fixtures/journals', repo).pathname;
-export const webRoot = new URL('client-web/dist', repo).pathname;
+export const fixtureJournals = journalsDir;
+export const webRoot = webDistDir;
 
 /** A real host for browser tests: fixtures read-only, a writable data dir, the demo agent. */
 export interface WebHost {
@@ -76,24 +37,24 @@ export interface WebHost {
 
 /** Starts a host on 127.0.0.1 (port 0) serving `client-web/dist` and the fixture journals. */
 export async function startWebHost(options: { chunkDelayMs?: number } = {}): Promise<WebHost> {
-  const modules = await hostModules();
   const dir = await mkdtemp(join(tmpdir(), 'dsh-web-test-'));
   let port = 0;
   let running:
-    { store: HostStore; agent: AgentRuntime; tools: Tools; server: HostServer } | undefined;
+    | { store: JournalStore; agent: AgentRuntime; tools: FirstPartyTools; server: RunningServer }
+    | undefined;
   const start = async (): Promise<void> => {
-    const store = await modules.createJournalStore({
+    const store = await createJournalStore({
       dataDir: join(dir, 'sessions'),
       fixtureDirs: [fixtureJournals],
     });
-    const tools = modules.createFirstPartyTools({ homeDir: dir });
-    const agent = modules.createAgentRuntime({
+    const tools = createFirstPartyTools({ homeDir: dir });
+    const agent = createAgentRuntime({
       store,
-      provider: modules.createDemoProvider({ chunkDelayMs: options.chunkDelayMs ?? 40 }),
+      provider: createDemoProvider({ chunkDelayMs: options.chunkDelayMs ?? 40 }),
       tools: tools.tools,
       spillRoot: join(dir, 'spill'),
     });
-    const server = await modules.startServer({
+    const server = await startServer({
       store,
       agent,
       port,

@@ -1,16 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import {
   createConversation,
   type ConversationSnapshot,
   type PathFacts,
   type ToolCallBlock,
 } from '@dsh/card-models';
+import { journalsDir } from '@dsh/fixtures/journals';
 import type { SessionEvent } from '@dsh/gen/events';
-import { decodeEventLine } from '../../../host/src/journal/journal-line.js';
-
-const journalDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../../fixtures/journals');
+import { decodeEventLine } from '@dsh/journal';
 
 /** One fixture journal, decoded and assembled into a conversation snapshot. */
 export interface FixtureSession {
@@ -24,7 +22,7 @@ export const fixtureHome = '/home/dev';
 
 /** Names of every fixture journal, sorted. */
 export function fixtureNames(): string[] {
-  return readdirSync(journalDir)
+  return readdirSync(journalsDir)
     .filter((file) => file.endsWith('.jsonl'))
     .map((file) => file.slice(0, -'.jsonl'.length))
     .sort();
@@ -32,7 +30,7 @@ export function fixtureNames(): string[] {
 
 /** Reads a fixture journal with the host's line codec and folds it with `createConversation`. */
 export function loadFixture(name: string): FixtureSession {
-  const [headerLine = '', ...lines] = readFileSync(resolve(journalDir, `${name}.jsonl`), 'utf8')
+  const [headerLine = '', ...lines] = readFileSync(resolve(journalsDir, `${name}.jsonl`), 'utf8')
     .split('\n')
     .filter((line) => line !== '');
   const header = JSON.parse(headerLine) as { cwd: string };

@@ -2,12 +2,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stat } from 'node:fs/promises';
 import { Code, ConnectError } from '@connectrpc/connect';
-import type { JournalStore } from '../journal/journal-types.js';
-import type { ApprovalPolicy } from '../providers/config.js';
-import type { ModelProvider } from '../providers/provider.js';
-import type { AgentControl, AgentStatus } from '../session/agent-control.js';
-import type { Tool } from '../tools/tool.js';
-import { createToolRuntime } from '../tools/tool-runtime.js';
+import type { ContentBlock } from '@dsh/gen/content';
+import type { PromptMode, RespondRequest } from '@dsh/gen/service';
+import type { JournalStore } from '@dsh/journal';
+import type { ApprovalPolicy, ModelProvider } from '@dsh/providers';
+import { createToolRuntime, type Tool } from '@dsh/tools';
 import { openAgentSession, type AgentSession } from './agent-session.js';
 import { systemPrompt } from './system-prompt.js';
 
@@ -25,8 +24,29 @@ export interface AgentRuntimeOptions {
   readonly maxSteps?: number;
 }
 
-/** The agent control of a host, plus what tests and shutdown need. */
-export interface AgentRuntime extends AgentControl {
+/** A change of a session's running state. */
+export interface AgentStatus {
+  readonly sessionId: string;
+  readonly running: boolean;
+}
+
+/**
+ * The agent control of a host, plus what tests and shutdown need. It has the shape of
+ * the `AgentControl` that `@dsh/server` declares, so the CLI hands it to `startServer`
+ * without either package importing the other; methods throw `ConnectError` (or
+ * `JournalError`) with a code the client can act on.
+ */
+export interface AgentRuntime {
+  readonly enabled: boolean;
+  prompt(
+    sessionId: string,
+    input: { content: ContentBlock[]; mode: PromptMode },
+  ): Promise<{ started: boolean; queuePosition: number }>;
+  cancel(sessionId: string): Promise<{ cancelled: boolean; cleared: number }>;
+  respond(sessionId: string, response: RespondRequest['response']): Promise<void>;
+  isRunning(sessionId: string): boolean;
+  /** Observes running-state changes; returns the function that stops observing. */
+  onStatus(listener: (status: AgentStatus) => void): () => void;
   /** Resolves when the session has no running turn and nothing queued. */
   idle(sessionId: string): Promise<void>;
   /** Cancels every running turn. */

@@ -1,5 +1,5 @@
 import { isAbsolute, relative, resolve } from 'node:path';
-import type { ApprovalPolicy } from '../providers/config.js';
+import type { ApprovalPolicy } from '@dsh/providers';
 
 /** What the policy says about one call, with the reason shown to the person asked. */
 export interface ApprovalVerdict {

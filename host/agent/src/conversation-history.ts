@@ -1,6 +1,6 @@
 import type { ContentBlock } from '@dsh/gen/content';
 import type { SessionEvent } from '@dsh/gen/events';
-import type { ProviderMessage, ProviderToolCall } from '../providers/provider.js';
+import type { ProviderMessage, ProviderToolCall } from '@dsh/providers';
 
 /**
  * The conversation the model sees, folded from the session's own events: user, steering

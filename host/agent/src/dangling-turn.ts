@@ -1,5 +1,5 @@
 import { TurnEndReason, type SessionEvent } from '@dsh/gen/events';
-import type { EventPayload } from '../journal/journal-types.js';
+import type { EventPayload } from '@dsh/journal';
 import { payloads } from './payloads.js';
 import { interruptedResult } from './tool-call-runner.js';
 

@@ -1,5 +1,5 @@
 import type { SessionEvent } from '@dsh/gen/events';
-import type { EventPayload, Journal } from '../journal/journal-types.js';
+import type { EventPayload, Journal } from '@dsh/journal';
 
 /**
  * Serialises one session's appends: events reach the journal in the order they are

@@ -2,6 +2,7 @@
 export {
   createAgentRuntime,
   type AgentRuntime,
+  type AgentStatus,
   type AgentRuntimeOptions,
 } from './agent-runtime.js';
 export { approvalVerdict, type ApprovalVerdict } from './approval-policy.js';

@@ -1,6 +1,6 @@
 import { create } from '@bufbuild/protobuf';
 import { BlockType, ContentBlockSchema, type ContentBlock, type Usage } from '@dsh/gen/content';
-import type { ModelProvider, ProviderRequest } from '../providers/provider.js';
+import type { ModelProvider, ProviderRequest } from '@dsh/providers';
 import type { EventRecorder } from './event-recorder.js';
 import { payloads } from './payloads.js';
 

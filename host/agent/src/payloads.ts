@@ -1,10 +1,9 @@
 import { create } from '@bufbuild/protobuf';
 import { ContentBlockSchema, StreamChunkSchema, type ContentBlock } from '@dsh/gen/content';
 import { ApprovalDecision, QuestionSchema, ToolErrorSchema, type ToolError } from '@dsh/gen/events';
-import { eventPayloads } from '../journal/event-payloads.js';
-import type { EventPayload } from '../journal/journal-types.js';
-import type { ProviderChunk } from '../providers/provider.js';
-import type { ToolErrorInfo, UserAnswers, UserQuestion } from '../tools/tool.js';
+import { eventPayloads, type EventPayload } from '@dsh/journal';
+import type { ProviderChunk } from '@dsh/providers';
+import type { ToolErrorInfo, UserAnswers, UserQuestion } from '@dsh/tools';
 
 /** Payload factories for the events the agent records, so the loop reads as a story. */
 export const payloads = {

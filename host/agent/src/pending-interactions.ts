@@ -1,5 +1,5 @@
 import { ApprovalDecision } from '@dsh/gen/events';
-import type { UserAnswers } from '../tools/tool.js';
+import type { UserAnswers } from '@dsh/tools';
 
 /**
  * The approvals and questions of one session that wait for `Respond`. A wait ends with the

@@ -1,7 +1,6 @@
 import { errorCodes, interruptedMessage } from '@dsh/card-models/contract';
 import { ApprovalDecision } from '@dsh/gen/events';
-import type { ToolContext } from '../tools/tool.js';
-import type { ToolRunResult, ToolRuntime } from '../tools/tool-runtime.js';
+import type { ToolContext, ToolRunResult, ToolRuntime } from '@dsh/tools';
 import type { ApprovalVerdict } from './approval-policy.js';
 import type { EventRecorder } from './event-recorder.js';
 import { payloads, textBlock } from './payloads.js';

@@ -4,9 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { interruptedMessage } from '@dsh/card-models/contract';
 import { TurnEndReason } from '@dsh/gen/events';
 import { assistantMessage, toolCall, toolCallBlock, turnStart, userMessage } from '@dsh/fixtures';
-import { createShellTool } from '../../src/tools/shell-tool.js';
-import { ShellSessions } from '../../src/tools/shell-sessions.js';
-import { deltaChunk, textReply, toolReply } from './fake-openai-server.js';
+import { createShellTool, ShellSessions } from '@dsh/tools';
+import { deltaChunk, textReply, toolReply } from '@dsh/providers/test-kit';
 import { payloadOf, startHarness, type Harness } from './harness.js';
 import { echoTool } from './test-tools.js';
 

@@ -4,11 +4,9 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApprovalDecision, TurnEndReason } from '@dsh/gen/events';
 import type { RespondRequest } from '@dsh/gen/service';
-import { createShellTool } from '../../src/tools/shell-tool.js';
-import { ShellSessions } from '../../src/tools/shell-sessions.js';
-import { textReply, toolReply } from './fake-openai-server.js';
+import { createShellTool, ShellSessions, askUserTool, createRunCodeTool } from '@dsh/tools';
+import { textReply, toolReply } from '@dsh/providers/test-kit';
 import { payloadOf, startHarness, type Harness } from './harness.js';
-import { askUserTool, createRunCodeTool } from '../../src/tools/index.js';
 import { echoTool } from './test-tools.js';
 
 let h: Harness;

@@ -5,7 +5,7 @@ import { ContentBlockSchema } from '@dsh/gen/content';
 import { PromptMode } from '@dsh/gen/service';
 import { TurnEndReason } from '@dsh/gen/events';
 import { startHarness, payloadOf, typeName, type Harness } from './harness.js';
-import { textReply, toolReply } from './fake-openai-server.js';
+import { textReply, toolReply } from '@dsh/providers/test-kit';
 import { echoTool } from './test-tools.js';
 
 let h: Harness;

@@ -4,9 +4,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApprovalDecision, TurnEndReason } from '@dsh/gen/events';
-import { eventTypes } from '../../src/journal/index.js';
-import { createDemoProvider } from '../../src/providers/index.js';
-import { createFirstPartyTools, type FirstPartyTools } from '../../src/tools/index.js';
+import { eventTypes } from '@dsh/journal';
+import { createDemoProvider } from '@dsh/providers';
+import { createFirstPartyTools, type FirstPartyTools } from '@dsh/tools';
 import { payloadOf, startHarness, typeName, type Harness } from './harness.js';
 
 let h: Harness;

@@ -5,17 +5,12 @@ import { create } from '@bufbuild/protobuf';
 import { ContentBlockSchema } from '@dsh/gen/content';
 import type { SessionEvent } from '@dsh/gen/events';
 import { PromptMode } from '@dsh/gen/service';
-import { createAgentRuntime, type AgentRuntime } from '../../src/agent/index.js';
-import {
-  createJournalStore,
-  eventTypes,
-  type Journal,
-  type JournalStore,
-} from '../../src/journal/index.js';
-import type { ApprovalPolicy } from '../../src/providers/config.js';
-import { createOpenAiProvider, type ModelProvider } from '../../src/providers/index.js';
-import type { Tool } from '../../src/tools/tool.js';
-import { startFakeOpenAiServer, type FakeOpenAiServer } from './fake-openai-server.js';
+import { createAgentRuntime, type AgentRuntime } from '../src/index.js';
+import { eventTypes, type Journal, type JournalStore } from '@dsh/journal';
+import { createJournalStore } from '@dsh/journal-file';
+import { type ApprovalPolicy, createOpenAiProvider, type ModelProvider } from '@dsh/providers';
+import type { Tool } from '@dsh/tools';
+import { startFakeOpenAiServer, type FakeOpenAiServer } from '@dsh/providers/test-kit';
 
 /** A real journal store in a temp dir, an agent runtime over it and a fake model server. */
 export interface Harness {

@@ -2,13 +2,8 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  loadAgentConfig,
-  retryDelay,
-  sseEvents,
-  type ApprovalPolicy,
-} from '../../src/providers/index.js';
-import { approvalVerdict } from '../../src/agent/index.js';
+import { loadAgentConfig, retryDelay, sseEvents, type ApprovalPolicy } from '@dsh/providers';
+import { approvalVerdict } from '../src/index.js';
 
 async function* bytes(parts: (string | number[])[]): AsyncGenerator<Uint8Array> {
   for (const part of parts)

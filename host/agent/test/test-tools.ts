@@ -1,4 +1,4 @@
-import type { Tool } from '../../src/tools/tool.js';
+import type { Tool } from '@dsh/tools';
 
 /** `echo {text}`: returns the text; a tool with no side effects for loop tests. */
 export const echoTool: Tool<{ text: string }> = {

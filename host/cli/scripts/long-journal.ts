@@ -1,6 +1,6 @@
 /**
  * Streams a generated long session into a journal file, for paging demos and the
- * benchmark: `node host/bin/run-ts.js host/scripts/long-journal.ts OUT EVENTS [SEED]`.
+ * benchmark: `node host/cli/bin/run-ts.js host/cli/scripts/long-journal.ts OUT EVENTS [SEED]`.
  */
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
@@ -9,9 +9,7 @@ import { create } from '@bufbuild/protobuf';
 import { timestampFromMs } from '@bufbuild/protobuf/wkt';
 import { SessionEventSchema } from '@dsh/gen/events';
 import { generateLongSession } from '@dsh/fixtures';
-import { encodeHeaderLine, formatVersion } from '../src/journal/journal-header.js';
-import { encodeEventLine } from '../src/journal/journal-line.js';
-import { parseSessionId } from '../src/journal/session-id.js';
+import { encodeHeaderLine, formatVersion, encodeEventLine, parseSessionId } from '@dsh/journal';
 
 /** Options of `writeLongJournal`. */
 export interface LongJournalOptions {

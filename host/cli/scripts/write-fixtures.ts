@@ -1,17 +1,13 @@
 /**
  * Writes every fixture scenario as a journal file in the real journal format:
- * `node host/bin/run-ts.js host/scripts/write-fixtures.ts [--out DIR]` (`npm run fixtures`).
+ * `node host/cli/bin/run-ts.js host/cli/scripts/write-fixtures.ts [--out DIR]` (`npm run fixtures`).
  */
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { events, scenarios, type Scenario } from '@dsh/fixtures';
-import { encodeHeaderLine, formatVersion } from '../src/journal/journal-header.js';
-import { encodeEventLine } from '../src/journal/journal-line.js';
-import { parseSessionId } from '../src/journal/session-id.js';
-
-/** Where the committed fixture journals live. */
-export const journalsDir = fileURLToPath(new URL('../../fixtures/journals/', import.meta.url));
+import { journalsDir } from '@dsh/fixtures/journals';
+import { encodeHeaderLine, formatVersion, encodeEventLine, parseSessionId } from '@dsh/journal';
 
 /** The creation time written into every fixture header; event times start here too. */
 export const fixtureCreatedAt = '2026-01-01T00:00:00.000Z';

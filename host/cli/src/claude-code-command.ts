@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
-import { createJournalStore, type JournalStore } from '../journal/index.js';
-import { importClaudeCode, watchClaudeCode } from '../import/index.js';
+import { type JournalStore } from '@dsh/journal';
+import { createJournalStore } from '@dsh/journal-file';
+import { importClaudeCode, watchClaudeCode } from '@dsh/import';
 import { dataDirFrom, expandPath } from './expand-path.js';
 
 /** Where Claude Code keeps its transcripts. */

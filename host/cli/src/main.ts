@@ -1,4 +1,4 @@
-import { hostVersion } from '../server/host-version.js';
+import { hostVersion } from '@dsh/server';
 import { attachClaudeWatch, extractWatchClaude, runImportCommand } from './claude-code-command.js';
 import { parseServeArgs, usage } from './parse-serve-args.js';
 import { serve } from './serve.js';
@@ -38,22 +38,11 @@ export async function main(
   }
 }
 
-/**
- * `dsh tui`: the terminal client, loaded only when asked for (the host itself never needs
- * it). The specifier is a variable so the host's type-check does not pull the client in.
- */
+/** `dsh tui`: the terminal client, loaded only when asked for (serving never needs it). */
 async function runTuiCommand(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<number> {
-  const specifier = '@dsh/client-tui';
-  const client = (await import(specifier)) as {
-    runTui(
-      argv: readonly string[],
-      env: Readonly<Record<string, string | undefined>>,
-    ): Promise<number>;
-  };
-  return client.runTui(argv, env);
+  const { runTui } = await import('@dsh/client-tui');
+  return runTui(argv, env);
 }
-
-process.exit(await main(process.argv.slice(2), process.env));

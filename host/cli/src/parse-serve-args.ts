@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { ConfigFlags } from '../providers/config.js';
+import type { ConfigFlags } from '@dsh/providers';
 import { dataDirFrom, expandPath } from './expand-path.js';
 
 /** The settings of `dsh serve`, after flags and environment. */

@@ -1,25 +1,23 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createAgentRuntime } from '../agent/index.js';
-import { loadAgentConfig } from '../providers/config.js';
-import { createProviderFactory } from '../providers/provider-factory.js';
-import { createFirstPartyTools } from '../tools/index.js';
-import { searchProviderFromEnv } from '../tools/search-provider.js';
-import { createJournalStore, type JournalStore } from '../journal/index.js';
-import { resolveToken } from '../server/auth.js';
-import { hostVersion } from '../server/host-version.js';
-import { startServer } from '../server/start-server.js';
+import { createAgentRuntime } from '@dsh/agent';
+import { webDistDir } from '@dsh/client-web/web-dist';
+import { journalsDir } from '@dsh/fixtures/journals';
+import { loadAgentConfig, createProviderFactory } from '@dsh/providers';
+import { createFirstPartyTools, searchProviderFromEnv } from '@dsh/tools';
+import type { JournalStore } from '@dsh/journal';
+import { createJournalStore } from '@dsh/journal-file';
+import { resolveToken, hostVersion, startServer } from '@dsh/server';
 import type { ServeConfig } from './parse-serve-args.js';
 import { buildWebClient } from './build-web-client.js';
 import { seedDemoSessions } from './seed-demo-sessions.js';
 
 /** The demo journals copied into an empty data dir on first start. */
-const demoJournalsDir = fileURLToPath(new URL('../../../fixtures/journals', import.meta.url));
+const demoJournalsDir = journalsDir;
 /** The fixture journals a first start copies: one of each card, a long session, code mode, approvals, an interrupted turn. */
 const demoSessions = ['showcase', 'long-paging', 'run-code', 'approvals', 'interrupted-turn'];
 /** The built web client, served at `/` when it exists. */
-const webRoot = fileURLToPath(new URL('../../../client-web/dist', import.meta.url));
+const webRoot = webDistDir;
 
 /**
  * Runs `dsh serve` until SIGINT or SIGTERM: seeds demo sessions into an empty data dir,

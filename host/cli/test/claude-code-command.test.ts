@@ -7,17 +7,17 @@ import { createClient } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
 import { SessionService } from '@dsh/gen/service';
 import { afterEach, describe, expect, it } from 'vitest';
-import { extractWatchClaude, parseImportArgs } from '../../src/cli/claude-code-command.js';
-import { importedSessionId } from '../../src/import/index.js';
+import { extractWatchClaude, parseImportArgs } from '../src/claude-code-command.js';
+import { importedSessionId } from '@dsh/import';
 import {
   fixtureSessionId,
   importSandbox,
   transcriptLines,
   type ImportSandbox,
-} from './import-test-kit.js';
+} from '@dsh/import/test-kit';
 
 const mainId = importedSessionId(fixtureSessionId);
-const dshBin = fileURLToPath(new URL('../../bin/dsh.js', import.meta.url));
+const dshBin = fileURLToPath(new URL('../bin/dsh.js', import.meta.url));
 const env = { ...process.env, DSH_TOKEN: '', DSH_HOST: '', DSH_PORT: '', DSH_DATA_DIR: '' };
 
 describe('parseImportArgs()', () => {

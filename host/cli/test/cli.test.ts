@@ -7,9 +7,9 @@ import { createClient } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
 import { SessionService } from '@dsh/gen/service';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseServeArgs } from '../../src/cli/parse-serve-args.js';
+import { parseServeArgs } from '../src/parse-serve-args.js';
 
-const dshBin = fileURLToPath(new URL('../../bin/dsh.js', import.meta.url));
+const dshBin = fileURLToPath(new URL('../bin/dsh.js', import.meta.url));
 
 describe('parseServeArgs()', () => {
   const base = { port: 7420, host: '127.0.0.1', token: undefined, fixtureDirs: [], model: {} };

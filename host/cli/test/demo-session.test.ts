@@ -6,7 +6,7 @@ import { createConnectTransport } from '@connectrpc/connect-node';
 import { ApprovalDecision, TurnEndReason, type SessionEvent } from '@dsh/gen/events';
 import { PromptMode, SessionService } from '@dsh/gen/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventTypes } from '../../src/journal/index.js';
+import { eventTypes } from '@dsh/journal';
 import { startDsh, type DshProcess } from './dsh-process.js';
 import { followSession, type SessionFollower } from './session-follower.js';
 

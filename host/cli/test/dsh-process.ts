@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const dshBin = fileURLToPath(new URL('../../bin/dsh.js', import.meta.url));
+const dshBin = fileURLToPath(new URL('../bin/dsh.js', import.meta.url));
 
 /** A running `dsh serve` subprocess. */
 export interface DshProcess {
@@ -14,7 +14,7 @@ export interface DshProcess {
 }
 
 /**
- * Spawns the real CLI, `node host/bin/dsh.js serve --port 0 --data-dir <dataDir>`, in
+ * Spawns the real CLI, `node host/cli/bin/dsh.js serve --port 0 --data-dir <dataDir>`, in
  * `cwd` with `HOME` set to `home` and every `DSH_*` variable removed (so neither a
  * config file nor an API key of the machine is used: the demo model runs).
  */

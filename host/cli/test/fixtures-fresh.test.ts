@@ -6,18 +6,19 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateLongSession, scenarios } from '@dsh/fixtures';
-import { decodeHeaderLine } from '../src/journal/journal-header.js';
-import { decodeEventLine, eventType } from '../src/journal/journal-line.js';
+import { journalsDir } from '@dsh/fixtures/journals';
+import { decodeHeaderLine, decodeEventLine, eventType } from '@dsh/journal';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const committedDir = join(root, 'fixtures/journals');
+/** The CLI package folder: the scripts run from here. */
+const cliDir = fileURLToPath(new URL('../', import.meta.url));
+const committedDir = journalsDir;
 const fix = 'run `npm run fixtures` and commit fixtures/journals';
 
 let freshDir = '';
 
 beforeAll(async () => {
   freshDir = await mkdtemp(join(tmpdir(), 'dsh-fixtures-'));
-  await run('host/scripts/write-fixtures.ts', '--out', freshDir);
+  await run('scripts/write-fixtures.ts', '--out', freshDir);
 });
 
 afterAll(async () => {
@@ -25,7 +26,7 @@ afterAll(async () => {
 });
 
 const run = (script: string, ...args: string[]) =>
-  promisify(execFile)(process.execPath, ['host/bin/run-ts.js', script, ...args], { cwd: root });
+  promisify(execFile)(process.execPath, ['bin/run-ts.js', script, ...args], { cwd: cliDir });
 
 const journalFiles = async (dir: string) =>
   (await readdir(dir)).filter((f) => f.endsWith('.jsonl')).sort();
@@ -70,7 +71,7 @@ describe('writeLongJournal()', () => {
   it('streams exactly n generated events in the journal format', async () => {
     await mkdir(join(freshDir, 'long'));
     const path = join(freshDir, 'long', 'long-5000.jsonl');
-    await run('host/scripts/long-journal.ts', path, '5000', '3');
+    await run('scripts/long-journal.ts', path, '5000', '3');
     const lines = (await readFile(path, 'utf8')).split('\n');
     expect(lines.pop()).toBe('');
     const header = decodeHeaderLine(lines[0] ?? '');

@@ -1,5 +1,5 @@
 import { realpath, stat } from 'node:fs/promises';
-import type { JournalStore } from '../journal/index.js';
+import type { JournalStore } from '@dsh/journal';
 import { findTranscripts } from './find-transcripts.js';
 import { acquireImportLock } from './import-lock.js';
 import { importStatePath, loadImportState } from './import-state.js';

@@ -1,9 +1,4 @@
-import {
-  JournalError,
-  type EventPayload,
-  type Journal,
-  type JournalStore,
-} from '../journal/index.js';
+import { JournalError, type EventPayload, type Journal, type JournalStore } from '@dsh/journal';
 import { contentText } from './content-blocks.js';
 import type { TargetState } from './import-state.js';
 

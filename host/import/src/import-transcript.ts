@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises';
-import type { Journal, JournalStore } from '../journal/index.js';
+import type { Journal, JournalStore } from '@dsh/journal';
 import {
   createOrAdopt,
   journalExists,

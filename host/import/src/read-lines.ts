@@ -1,5 +1,5 @@
 import { open } from 'node:fs/promises';
-import { LineCutter, readChunks } from '../journal/scan-lines.js';
+import { LineCutter, readChunks } from '@dsh/journal-file';
 
 /** One complete line of a file and the byte offset just past its newline. */
 export interface FileLine {

@@ -1,5 +1,5 @@
 import { formatReadEnvelope, type ReadEnvelope, type ReadMeta } from '@dsh/card-models/contract';
-import { langFromPath } from '../tools/lang-from-path.js';
+import { langFromPath } from '@dsh/tools';
 import { isRecord, numberOf, stringOf } from './transcript-line.js';
 
 /** A `read` result in dsh form: the envelope text and its meta. */

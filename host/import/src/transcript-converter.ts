@@ -2,7 +2,7 @@ import { create } from '@bufbuild/protobuf';
 import { errorCodes, interruptedMessage } from '@dsh/card-models/contract';
 import { ContentBlockSchema, type ContentBlock } from '@dsh/gen/content';
 import { TurnEndReason } from '@dsh/gen/events';
-import type { EventPayload } from '../journal/index.js';
+import type { EventPayload } from '@dsh/journal';
 import { contentBlocks, contentText, textBlock } from './content-blocks.js';
 import { importPayloads as p, usageOf } from './import-payloads.js';
 import { translateToolCall } from './translate-tool-call.js';

@@ -1,4 +1,4 @@
-import { isJournalTime, type LineResult } from '../journal/index.js';
+import { isJournalTime, type LineResult } from '@dsh/journal';
 
 /** A JSON value read from a transcript: untrusted until checked. */
 export type JsonRecord = Record<string, unknown>;

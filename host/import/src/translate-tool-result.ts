@@ -2,7 +2,7 @@ import { create } from '@bufbuild/protobuf';
 import { errorCodes } from '@dsh/card-models/contract';
 import type { ContentBlock } from '@dsh/gen/content';
 import { ToolErrorSchema, type ToolError } from '@dsh/gen/events';
-import type { EventPayload } from '../journal/index.js';
+import type { EventPayload } from '@dsh/journal';
 import { contentBlocks, contentText, textBlock } from './content-blocks.js';
 import { diffMeta } from './diff-meta.js';
 import { readResult } from './read-result.js';

@@ -2,8 +2,9 @@ import { appendFile, copyFile, readdir, readFile, rm, writeFile } from 'node:fs/
 import { join } from 'node:path';
 import { userMessage } from '@dsh/fixtures';
 import { afterEach, describe, expect, it } from 'vitest';
-import { importClaudeCode, importedSessionId, importStateDirName } from '../../src/import/index.js';
-import { createJournalStore, type JournalStore } from '../../src/journal/index.js';
+import { importClaudeCode, importedSessionId, importStateDirName } from '../src/index.js';
+import { type JournalStore } from '@dsh/journal';
+import { createJournalStore } from '@dsh/journal-file';
 import {
   allEvents,
   cardsByCallId,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createConversation, deriveCard, type Card, type ToolCallBlock } from '@dsh/card-models';
 import type { SessionEvent } from '@dsh/gen/events';
-import { eventType, type Journal } from '../../src/journal/index.js';
+import { eventType, type Journal } from '@dsh/journal';
 
 /** The fixture projects dir (Claude Code layout). */
 export const fixtureProjects = fileURLToPath(new URL('./transcripts/projects', import.meta.url));

@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { SessionEvent } from '@dsh/gen/events';
 import { afterEach, describe, expect, it } from 'vitest';
-import { importClaudeCode, importedSessionId } from '../../src/import/index.js';
-import { createJournalStore, eventType, type JournalStore } from '../../src/journal/index.js';
+import { importClaudeCode, importedSessionId } from '../src/index.js';
+import { eventType, type JournalStore } from '@dsh/journal';
+import { createJournalStore } from '@dsh/journal-file';
 import {
   allEvents,
   fixtureMain,

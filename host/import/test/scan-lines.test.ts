@@ -2,8 +2,8 @@ import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readLines } from '../../src/import/read-lines.js';
-import { scanLines } from '../../src/journal/scan-lines.js';
+import { readLines } from '../src/read-lines.js';
+import { scanLines } from '@dsh/journal-file';
 
 const mib = 1 << 20;
 const long = 'x'.repeat(mib + 17);

@@ -1,10 +1,6 @@
-import type { EventPayload } from '../../src/journal/index.js';
+import type { EventPayload } from '@dsh/journal';
 import { describe, expect, it } from 'vitest';
-import {
-  createTranscriptConverter,
-  parseTranscriptLine,
-  type TimedPayload,
-} from '../../src/import/index.js';
+import { createTranscriptConverter, parseTranscriptLine, type TimedPayload } from '../src/index.js';
 
 type Line = Record<string, unknown>;
 const prompt = (text: string, extra: Line = {}): Line => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { translateToolCall, translateToolResult, type OpenCall } from '../../src/import/index.js';
+import { translateToolCall, translateToolResult, type OpenCall } from '../src/index.js';
 
 describe('translateToolCall()', () => {
   it.each([

@@ -5,14 +5,11 @@ import { createConnectTransport } from '@connectrpc/connect-node';
 import type { SessionEvent } from '@dsh/gen/events';
 import { SessionService, type FollowResponse } from '@dsh/gen/service';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  importedSessionId,
-  watchClaudeCode,
-  type ClaudeCodeWatch,
-} from '../../src/import/index.js';
-import { createJournalStore, type JournalStore } from '../../src/journal/index.js';
-import { startServer, type RunningServer } from '../../src/server/index.js';
-import { iterate } from '../server/test-host.js';
+import { importedSessionId, watchClaudeCode, type ClaudeCodeWatch } from '../src/index.js';
+import { type JournalStore } from '@dsh/journal';
+import { createJournalStore } from '@dsh/journal-file';
+import { startServer, type RunningServer } from '@dsh/server';
+import { iterate } from '@dsh/server/test-kit';
 import {
   fixtureSessionId,
   importSandbox,

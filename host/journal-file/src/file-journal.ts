@@ -2,29 +2,27 @@ import { constants, open, type FileHandle } from 'node:fs/promises';
 import { create } from '@bufbuild/protobuf';
 import { timestampFromMs } from '@bufbuild/protobuf/wkt';
 import { SessionEventSchema, type SessionEvent } from '@dsh/gen/events';
-import type { ProjectionRegistry } from '../projections/index.js';
-import { checkAppendTimes } from './check-append-times.js';
-import { messageTypes } from './event-types.js';
-import type { JournalHeader } from './journal-header.js';
-import type { JournalIndex } from './journal-index.js';
 import {
+  type ProjectionRegistry,
+  checkAppendTimes,
+  messageTypes,
+  type JournalHeader,
   checkEventHead,
   decodeEventLine,
   eventFromHead,
   eventType,
   encodeEventLine,
   maxSeq,
-} from './journal-line.js';
-import {
   JournalError,
   type AppendOptions,
   type EventPayload,
   type Journal,
   type JournalListener,
   type JournalPage,
-} from './journal-types.js';
-import { pageRange } from './page-range.js';
-import type { ProjectionCheckpoints } from './projection-checkpoints.js';
+  pageRange,
+  type ProjectionCheckpoints,
+} from '@dsh/journal';
+import type { JournalIndex } from './journal-index.js';
 import { scanJournal } from './scan-journal.js';
 import { splitLines } from './scan-lines.js';
 

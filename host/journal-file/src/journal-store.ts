@@ -1,19 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { createProjectionRegistry, type ProjectionRegistry } from '../projections/index.js';
-import { isJournalTime } from './check-append-times.js';
-import { FileJournal } from './file-journal.js';
-import { encodeHeaderLine, formatVersion, type JournalHeader } from './journal-header.js';
 import {
+  createProjectionRegistry,
+  type ProjectionRegistry,
+  isJournalTime,
+  encodeHeaderLine,
+  formatVersion,
+  type JournalHeader,
   JournalError,
   type Journal,
   type JournalStore,
   type JournalSummary,
   type StoreChange,
-} from './journal-types.js';
+  parseSessionId,
+} from '@dsh/journal';
+import { FileJournal } from './file-journal.js';
 import { readJournalEnds } from './read-journal-ends.js';
-import { parseSessionId } from './session-id.js';
 
 /** Options of `createJournalStore`. */
 export interface JournalStoreOptions {

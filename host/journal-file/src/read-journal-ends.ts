@@ -1,5 +1,5 @@
 import { open, type FileHandle } from 'node:fs/promises';
-import { decodeHeaderLine, type JournalHeader } from './journal-header.js';
+import { decodeHeaderLine, type JournalHeader } from '@dsh/journal';
 
 const blockSize = 64 * 1024;
 const maxHeaderBytes = 1024 * 1024;

@@ -1,10 +1,14 @@
 import type { FileHandle } from 'node:fs/promises';
-import type { ProjectionRegistry } from '../projections/index.js';
-import { messageTypes } from './event-types.js';
-import { decodeHeaderLine, type JournalHeader } from './journal-header.js';
+import {
+  type ProjectionRegistry,
+  messageTypes,
+  decodeHeaderLine,
+  type JournalHeader,
+  checkEventHead,
+  eventFromHead,
+  ProjectionCheckpoints,
+} from '@dsh/journal';
 import { JournalIndex } from './journal-index.js';
-import { checkEventHead, eventFromHead } from './journal-line.js';
-import { ProjectionCheckpoints } from './projection-checkpoints.js';
 import { scanLines } from './scan-lines.js';
 
 /** What one pass over a journal file builds. */

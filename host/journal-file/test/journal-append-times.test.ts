@@ -4,7 +4,8 @@ import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { userMessage } from '@dsh/fixtures';
 import type { SessionEvent } from '@dsh/gen/events';
-import { createJournalStore, type JournalStore } from '../../src/journal/index.js';
+import { type JournalStore } from '@dsh/journal';
+import { createJournalStore } from '@dsh/journal-file';
 import { tempDir } from './journal-test-kit.js';
 
 let dir: string;

@@ -4,12 +4,12 @@ import { BaselineSchema } from '@dsh/gen/service';
 import type { SessionEvent } from '@dsh/gen/events';
 import { userMessage } from '@dsh/fixtures';
 import {
-  createJournalStore,
   JournalError,
   type Journal,
   type JournalStore,
-} from '../../src/journal/index.js';
-import { createProjectionRegistry } from '../../src/projections/index.js';
+  createProjectionRegistry,
+} from '@dsh/journal';
+import { createJournalStore } from '@dsh/journal-file';
 import { conversation, messageSeqs, tempDir, writeJournal } from './journal-test-kit.js';
 
 let dir: string;

@@ -2,12 +2,8 @@ import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { events, userMessage } from '@dsh/fixtures';
-import {
-  createJournalStore,
-  encodeEventLine,
-  JournalError,
-  type JournalStore,
-} from '../../src/journal/index.js';
+import { encodeEventLine, JournalError, type JournalStore } from '@dsh/journal';
+import { createJournalStore } from '@dsh/journal-file';
 import { conversation, header, journalText, tempDir, writeJournal } from './journal-test-kit.js';
 
 let dir: string;

@@ -2,12 +2,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { events, extension, userMessage } from '@dsh/fixtures';
-import {
-  createJournalStore,
-  encodeEventLine,
-  type JournalStore,
-  type StoreChange,
-} from '../../src/journal/index.js';
+import { encodeEventLine, type JournalStore, type StoreChange } from '@dsh/journal';
+import { createJournalStore } from '@dsh/journal-file';
 import { conversation, header, journalText, tempDir, writeJournal } from './journal-test-kit.js';
 
 let dir: string;

@@ -13,12 +13,7 @@ import {
   type Payload,
 } from '@dsh/fixtures';
 import type { SessionEvent } from '@dsh/gen/events';
-import {
-  encodeEventLine,
-  encodeHeaderLine,
-  formatVersion,
-  type JournalHeader,
-} from '../../src/journal/index.js';
+import { encodeEventLine, encodeHeaderLine, formatVersion, type JournalHeader } from '@dsh/journal';
 
 /** A fresh temp dir, removed by the returned cleanup. */
 export async function tempDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {

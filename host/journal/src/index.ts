@@ -1,4 +1,8 @@
-/** The host's durable journal store: one append-only JSONL file per session. */
+/**
+ * The journal core every backend shares: the store and journal contracts, JournalError,
+ * the event-line codec, page ranges, session ids and the projections a tail page carries.
+ * No file access: a backend such as `@dsh/journal-file` builds on it.
+ */
 export {
   messageTypes,
   eventTypes,
@@ -24,7 +28,6 @@ export {
   type EventHead,
   type LineResult,
 } from './journal-line.js';
-export { createJournalStore, type JournalStoreOptions } from './journal-store.js';
 export {
   JournalError,
   type AppendOptions,
@@ -39,3 +42,21 @@ export {
 } from './journal-types.js';
 export { defaultMaxMessages, maxMaxMessages, pageRange, type PageRange } from './page-range.js';
 export { parseSessionId } from './session-id.js';
+export {
+  createProjectionRegistry,
+  defaultProjections,
+  parseTodoArguments,
+  todoList,
+  tokenUsage,
+  type BaselineFields,
+  type Projection,
+  type ProjectionRegistry,
+  type ProjectionStates,
+  type TodoEntry,
+  type TodoListState,
+  type TokenUsageState,
+} from './projections/index.js';
+
+// For journal backends: append-time checks and projection checkpoints.
+export { checkAppendTimes } from './check-append-times.js';
+export { checkpointInterval, ProjectionCheckpoints } from './projection-checkpoints.js';

@@ -1,6 +1,6 @@
 import type { JsonValue } from '@bufbuild/protobuf';
 import type { SessionEvent } from '@dsh/gen/events';
-import type { ProjectionRegistry, ProjectionStates } from '../projections/index.js';
+import type { ProjectionRegistry, ProjectionStates } from './projections/index.js';
 
 /** Events between two checkpoints: a baseline folds at most this many minus one. */
 export const checkpointInterval = 256;

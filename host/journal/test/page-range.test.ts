@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageRange } from '../../src/journal/index.js';
+import { pageRange } from '../src/index.js';
 
 /** A boundary index over a sorted list of message seqs. */
 function boundaries(seqs: number[]) {

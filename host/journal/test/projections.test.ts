@@ -16,7 +16,7 @@ import {
   parseTodoArguments,
   todoList,
   tokenUsage,
-} from '../../src/projections/index.js';
+} from '../src/projections/index.js';
 
 function foldAll<S>(projection: typeof tokenUsage | typeof todoList, payloads: Payload[]): S {
   let state = projection.initial() as unknown;

@@ -1,9 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  createOpenAiProvider,
-  ProviderError,
-  type ProviderChunk,
-} from '../../src/providers/index.js';
+import { createOpenAiProvider, ProviderError, type ProviderChunk } from '../src/index.js';
 import {
   deltaChunk,
   startFakeOpenAiServer,

@@ -1,4 +1,14 @@
-/** The host's network edge: one port for Connect, gRPC-Web and gRPC, auth, static files. */
+/**
+ * The host's network edge: one port for Connect, gRPC-Web and gRPC serving the session
+ * service (Page, Follow, WatchSessions) over a journal store, with auth and static files.
+ */
+export { startServer, type RunningServer, type ServerOptions } from './start-server.js';
+export {
+  createNoAgentControl,
+  type AgentControl,
+  type AgentStatus,
+} from './session/agent-control.js';
+export { hostVersion } from './host-version.js';
 export {
   checkRequest,
   createAuthInterceptor,
@@ -6,10 +16,10 @@ export {
   resolveToken,
   tokenCookieName,
 } from './auth.js';
+
+// The parts `startServer` is made of, for a server that mounts them itself.
 export { createErrorInterceptor, type RequestLog } from './error-interceptor.js';
-export { hostVersion } from './host-version.js';
 export { createOnePortListener } from './one-port-listener.js';
-export { startServer, type RunningServer, type ServerOptions } from './start-server.js';
 export { createStaticHandler, type StaticOptions } from './static-files.js';
 export { renderStatusPage, type StatusFacts } from './status-page.js';
 export { toConnectError, type InternalErrorLog } from './to-connect-error.js';

@@ -1,6 +1,6 @@
 import { Code, ConnectError } from '@connectrpc/connect';
 import { JournalErrorDetailSchema } from '@dsh/gen/service';
-import { JournalError } from '../journal/journal-types.js';
+import { JournalError } from '@dsh/journal';
 
 /** Where `toConnectError` reports the real cause of an internal error. */
 export type InternalErrorLog = (error: unknown) => void;

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Code, type Interceptor } from '@connectrpc/connect';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createJournalStore } from '../../src/journal/index.js';
-import { checkRequest, isLoopbackHost, resolveToken, startServer } from '../../src/server/index.js';
+import { createJournalStore } from '@dsh/journal-file';
+import { checkRequest, isLoopbackHost, resolveToken, startServer } from '../src/index.js';
 import { rpcError, startTestHost, type TestHost } from './test-host.js';
 
 let host: TestHost | undefined;

@@ -2,7 +2,7 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import { userMessage } from '@dsh/fixtures';
 import type { FollowResponse } from '@dsh/gen/service';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Journal } from '../../src/journal/index.js';
+import type { Journal } from '@dsh/journal';
 import {
   conversation,
   iterate,

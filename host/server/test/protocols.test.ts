@@ -7,7 +7,7 @@ import { createGrpcWebTransport } from '@connectrpc/connect-node';
 import { userMessage } from '@dsh/fixtures';
 import { SessionService } from '@dsh/gen/service';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { renderStatusPage } from '../../src/server/index.js';
+import { renderStatusPage } from '../src/index.js';
 import { conversation, iterate, startTestHost, take, type TestHost } from './test-host.js';
 
 /** A raw HTTP/1.1 request, so the path bytes reach the server unnormalized. */

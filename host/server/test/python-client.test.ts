@@ -3,11 +3,12 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { create } from '@bufbuild/protobuf';
 import { toolCall, toolResult, userMessage } from '@dsh/fixtures';
+import { journalsDir } from '@dsh/fixtures/journals';
 import type { SessionEvent } from '@dsh/gen/events';
 import { PageRequestSchema } from '@dsh/gen/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventType } from '../../src/journal/journal-line.js';
-import { startTestHost, type TestHost } from '../server/test-host.js';
+import { eventType } from '@dsh/journal';
+import { startTestHost, type TestHost } from './test-host.js';
 
 const run = promisify(execFile);
 const root = resolve(import.meta.dirname, '../../..');
@@ -79,7 +80,7 @@ describe.skipIf(problem !== undefined)('the Python client (gRPC over h2c)', () =
     (await run(python, [client, '--host', addr, '--json', ...args], { timeout: 30_000 })).stdout;
 
   beforeAll(async () => {
-    host = await startTestHost({ fixtureDirs: [join(root, 'fixtures/journals')] });
+    host = await startTestHost({ fixtureDirs: [journalsDir] });
     addr = host.server.url.replace('http://', '');
   });
   afterAll(async () => host.close());

@@ -7,8 +7,8 @@ import { text, userMessage } from '@dsh/fixtures';
 import { SessionEventSchema } from '@dsh/gen/events';
 import { JournalErrorDetailSchema, PromptMode, type WatchSessionsResponse } from '@dsh/gen/service';
 import { afterEach, describe, expect, it } from 'vitest';
-import { encodeEventLine, encodeHeaderLine, formatVersion } from '../../src/journal/index.js';
-import type { AgentControl, AgentStatus } from '../../src/session/index.js';
+import { encodeEventLine, encodeHeaderLine, formatVersion } from '@dsh/journal';
+import type { AgentControl, AgentStatus } from '../src/session/index.js';
 import {
   conversation,
   iterate,

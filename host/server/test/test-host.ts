@@ -14,8 +14,9 @@ import {
   type Payload,
 } from '@dsh/fixtures';
 import { SessionService } from '@dsh/gen/service';
-import { createJournalStore, type JournalStore } from '../../src/journal/index.js';
-import { startServer, type RunningServer, type ServerOptions } from '../../src/server/index.js';
+import { type JournalStore } from '@dsh/journal';
+import { createJournalStore } from '@dsh/journal-file';
+import { startServer, type RunningServer, type ServerOptions } from '../src/index.js';
 
 /** A real host on 127.0.0.1 over a temporary data dir, with Connect and gRPC clients. */
 export interface TestHost {

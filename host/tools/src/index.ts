@@ -44,3 +44,6 @@ export { askUserTool, type AskUserArgs } from './ask-user-tool.js';
 export { createSkillTool, skillDirs, type SkillArgs } from './skill-tool.js';
 export { createRunCodeTool, runCodeLimits, type RunCodeArgs } from './run-code-tool.js';
 export { isProcessAlive, isProcessGroupAlive } from './process-group.js';
+
+// For other packages: the language a path's extension names (the transcript importers).
+export { langFromPath } from './lang-from-path.js';

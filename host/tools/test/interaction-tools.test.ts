@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { errorCodes } from '@dsh/card-models/contract';
-import type { UserQuestion } from '../../src/tools/index.js';
+import type { UserQuestion } from '../src/index.js';
 import { createToolHarness, type ToolHarness } from './tool-harness.js';
 
 let h: ToolHarness;

@@ -6,8 +6,8 @@ import {
   terminalSendAck,
   timeoutNotice,
 } from '@dsh/card-models/contract';
-import { ansiCQuote } from '../../src/tools/persistent-shell.js';
-import { isProcessAlive } from '../../src/tools/index.js';
+import { ansiCQuote } from '../src/persistent-shell.js';
+import { isProcessAlive } from '../src/index.js';
 import { createToolHarness, type ToolHarness } from './tool-harness.js';
 
 let h: ToolHarness;

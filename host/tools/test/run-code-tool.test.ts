@@ -8,7 +8,7 @@ import {
   readTool,
   resultText,
   type ToolContext,
-} from '../../src/tools/index.js';
+} from '../src/index.js';
 import { createToolHarness, type ToolHarness } from './tool-harness.js';
 
 let h: ToolHarness;

@@ -8,8 +8,8 @@ import {
   parseSpillNotice,
   timeoutNotice,
 } from '@dsh/card-models/contract';
-import { findExecutable } from '../../src/tools/shell-tool.js';
-import { isProcessAlive } from '../../src/tools/index.js';
+import { findExecutable } from '../src/shell-tool.js';
+import { isProcessAlive } from '../src/index.js';
 import { createToolHarness, type ToolHarness } from './tool-harness.js';
 
 let h: ToolHarness;

@@ -8,7 +8,7 @@ import {
   type FirstPartyToolOptions,
   type ToolContext,
   type ToolRunResult,
-} from '../../src/tools/index.js';
+} from '../src/index.js';
 
 /** A settled call as tests look at it. */
 export interface Ran {

@@ -9,7 +9,7 @@ import {
   schemaArgs,
   ToolFailure,
   type Tool,
-} from '../../src/tools/index.js';
+} from '../src/index.js';
 import { createToolHarness } from './tool-harness.js';
 
 const echoSchema = {

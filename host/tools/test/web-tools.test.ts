@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createSearxngProvider } from '../../src/tools/index.js';
+import { createSearxngProvider } from '../src/index.js';
 import { createToolHarness, type ToolHarness } from './tool-harness.js';
 
 let server: Server;

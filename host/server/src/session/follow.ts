@@ -3,7 +3,7 @@ import { timestampNow } from '@bufbuild/protobuf/wkt';
 import { Code, ConnectError } from '@connectrpc/connect';
 import type { SessionEvent } from '@dsh/gen/events';
 import { FollowResponseSchema, type FollowResponse } from '@dsh/gen/service';
-import { JournalError, type Journal } from '../journal/journal-types.js';
+import { JournalError, type Journal } from '@dsh/journal';
 import { abortable, createWaker } from './abortable.js';
 
 /** Tuning of a follow stream. */

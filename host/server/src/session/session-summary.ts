@@ -1,7 +1,7 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { SessionSummarySchema, type SessionSummary } from '@dsh/gen/service';
-import type { JournalHeader } from '../journal/journal-header.js';
+import type { JournalHeader } from '@dsh/journal';
 
 /** The facts a summary is made of: a store summary or an open journal. */
 export interface SummarySource {

@@ -5,7 +5,7 @@ import {
   type SessionSummary,
   type WatchSessionsResponse,
 } from '@dsh/gen/service';
-import type { JournalStore } from '../journal/journal-types.js';
+import type { JournalStore } from '@dsh/journal';
 import { abortable, createWaker } from './abortable.js';
 import type { AgentControl } from './agent-control.js';
 import { newestFirst, sessionSummary } from './session-summary.js';

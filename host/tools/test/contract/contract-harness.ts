@@ -27,8 +27,8 @@ import {
   type ToolRunResult,
   type UserAnswers,
   type UserQuestion,
-} from '../../src/tools/index.js';
-import { createToolHarness } from '../tools/tool-harness.js';
+} from '../../src/index.js';
+import { createToolHarness } from '../tool-harness.js';
 
 /** How the person answers `ask_user` in a case: answers, a refusal, or never (abort). */
 export type Answering = UserAnswers | 'cancelled' | 'abort';

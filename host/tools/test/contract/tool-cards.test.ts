@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SearchProvider } from '../../src/tools/index.js';
+import type { SearchProvider } from '../../src/index.js';
 import type { CardCase, CaseEnv } from './card-case.js';
 import { createContractHarness } from './contract-harness.js';
 import { fileCases } from './file-cases.js';

@@ -1,0 +1,7 @@
+import { fileURLToPath } from 'node:url';
+
+/** The web client's package folder: `vite build` runs here (the host's build-web-client step). */
+export const webClientDir: string = fileURLToPath(new URL('.', import.meta.url));
+
+/** The built web client (`vite build` output), which the host serves at `/`. */
+export const webDistDir: string = fileURLToPath(new URL('./dist', import.meta.url));

@@ -1,0 +1,9 @@
+/**
+ * The file backend of the journal: one append-only JSONL file per session, an in-memory
+ * index of line offsets and message boundaries rebuilt on open, and the store over a
+ * data dir plus read-only fixture dirs. Contracts and codec come from `@dsh/journal`.
+ */
+export { createJournalStore, type JournalStoreOptions } from './journal-store.js';
+
+// For other packages that read JSONL files line by line (the transcript importers).
+export { LineCutter, readChunks, scanLines, splitLines, type ScanEnd } from './scan-lines.js';
