@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { userMessage } from '@dsh/fixtures';
 import type { SessionEvent } from '@dsh/gen/events';
 import { type JournalStore } from '@dsh/journal';
-import { createJournalStore } from '@dsh/journal-file';
+import { createJournalStore } from '../src/index.js';
 import { tempDir } from './journal-test-kit.js';
 
 let dir: string;

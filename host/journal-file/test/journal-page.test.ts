@@ -9,7 +9,7 @@ import {
   type JournalStore,
   createProjectionRegistry,
 } from '@dsh/journal';
-import { createJournalStore } from '@dsh/journal-file';
+import { createJournalStore } from '../src/index.js';
 import { conversation, messageSeqs, tempDir, writeJournal } from './journal-test-kit.js';
 
 let dir: string;

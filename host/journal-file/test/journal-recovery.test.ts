@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { events, userMessage } from '@dsh/fixtures';
 import { encodeEventLine, JournalError, type JournalStore } from '@dsh/journal';
-import { createJournalStore } from '@dsh/journal-file';
+import { createJournalStore } from '../src/index.js';
 import { conversation, header, journalText, tempDir, writeJournal } from './journal-test-kit.js';
 
 let dir: string;
