@@ -1,6 +1,6 @@
 /**
  * client-tui: the blessed terminal client. It draws card-models' props as text and reads
- * sessions through card-models' live data path over Connect from Node.
+ * sessions through the live data path of @dsh/client-live over Connect from Node.
  */
 
 // Command line.
