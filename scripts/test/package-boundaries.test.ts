@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -237,6 +238,19 @@ describe('readImportGraph() on this repository', () => {
     expect(has('host/journal/src/index.ts', './journal-types.js')).toBe(true);
     expect(has('host/cli/src/main.ts', '@dsh/client-tui')).toBe(true);
     expect(has('client-web/src/components/SessionList.vue', '@dsh/client-live')).toBe(true);
+  });
+
+  it('exports only files that exist', () => {
+    const missing = graph.packages.flatMap((p) => {
+      const json = JSON.parse(readFileSync(join(root, p.dir, 'package.json'), 'utf8')) as {
+        exports?: Record<string, string>;
+        bin?: Record<string, string>;
+      };
+      return [...Object.values(json.exports ?? {}), ...Object.values(json.bin ?? {})]
+        .filter((target) => !target.includes('*') && !existsSync(join(root, p.dir, target)))
+        .map((target) => `${p.name}: ${target}`);
+    });
+    expect(missing).toEqual([]);
   });
 
   it('keeps every package boundary', () => {
