@@ -183,7 +183,7 @@ export class CallTree {
     entry: CallEntry,
     result: ToolResultFacts,
     time: Timestamp | undefined,
-    status: ToolCallStatus = result.isError ? 'error' : 'ok',
+    status: ToolCallStatus = settledStatus(result),
   ): void {
     entry.status = status;
     entry.result = result;
@@ -253,6 +253,15 @@ export class CallTree {
     }
     if (top?.topLevel === true) this.dirtyTop.add(top);
   }
+}
+
+/**
+ * The status a result gives its call: an `interrupted` error is `stopped`, exactly like a
+ * call a cancelled turn left open, so one Stop looks the same whichever event recorded it.
+ */
+function settledStatus(result: ToolResultFacts): ToolCallStatus {
+  if (!result.isError) return 'ok';
+  return result.error?.code === errorCodes.interrupted ? 'stopped' : 'error';
 }
 
 function newEntry(

@@ -166,7 +166,7 @@ export class ConversationFold {
         const at = { turn, step, seq, time };
         this.addAssistant(
           at,
-          content.map((block) => assistantBlock(block, at)),
+          content.map((block) => assistantBlock(block, at)).filter(identifiable),
           usage,
           false,
         );
@@ -298,4 +298,9 @@ export class ConversationFold {
     if (source === undefined) throw new Error(`no node source at ${index}`);
     return materializeNode(source, this.tree, pool?.node);
   }
+}
+
+/** False for a tool-call block with neither a call id nor a name: nothing to show or match. */
+function identifiable(block: AssistantBlock): boolean {
+  return block.kind !== 'tool-call' || block.callId !== '' || block.tool.name !== '';
 }

@@ -10,7 +10,8 @@ import type {
 
 /**
  * The settled state of a tool call: `ok` and `error` come from its result, `stopped`
- * from a cancelled turn that left it open, `running` while no result exists.
+ * from a cancelled turn that left it open or from a result whose structured error code
+ * is `interrupted` (the same Stop, recorded by the host), `running` while no result exists.
  */
 export type ToolCallStatus = 'running' | 'ok' | 'error' | 'stopped';
 
