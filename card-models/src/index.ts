@@ -64,6 +64,7 @@ export {
   type PathFacts,
   type QuestionCard,
   type QuestionItem,
+  type QuestionOption,
   type ReadCard,
   type ReadLine,
   type RowKind,

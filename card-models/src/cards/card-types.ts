@@ -87,17 +87,32 @@ export interface TodoCard {
   readonly pending: number;
 }
 
-/** One question of `ask_user` as its arguments gave it. */
+/** One option of a question; `chosen` once the person picked it. */
+export interface QuestionOption {
+  readonly label: string;
+  readonly description: string | undefined;
+  readonly chosen: boolean;
+}
+
+/** One question of `ask_user` as its arguments gave it, with the person's answer once given. */
 export interface QuestionItem {
   readonly question: string;
   readonly header: string | undefined;
-  readonly options: readonly { readonly label: string; readonly description: string | undefined }[];
+  readonly options: readonly QuestionOption[];
   readonly multiSelect: boolean;
+  /**
+   * The person's answer (chosen labels or the typed text) from `question/resolved`;
+   * undefined while waiting, when declined, or when the answer is not in the window.
+   */
+  readonly answer: readonly string[] | undefined;
+  /** Answer values that are none of the options (free text); empty when none. */
+  readonly typed: readonly string[];
 }
 
 /** Props of a question row: the questions and where the person is with them. */
 export interface QuestionCard {
   readonly kind: 'question';
+  /** `cancelled`: the person declined to answer (drawn as declined, not as a failure). */
   readonly state: 'waiting' | 'answered' | 'cancelled' | 'interrupted';
   readonly questions: readonly QuestionItem[];
   /** The answers as the result gave them; undefined unless answered. */

@@ -11,6 +11,7 @@ export type {
   GenericRow,
   QuestionCard,
   QuestionItem,
+  QuestionOption,
   RowKind,
   SkillCard,
   TerminalCard,

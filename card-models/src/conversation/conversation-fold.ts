@@ -47,6 +47,8 @@ export class ConversationFold {
   private readonly partial = new PartialAccumulator();
   private readonly pending = new Map<string, PendingItem>();
   private readonly resolved = new Map<string, QuestionResolved>();
+  /** The call that asked each question request, for its answers. */
+  private readonly questionCalls = new Map<string, string>();
   private pendingChanged = true;
   private resolvedChanged = true;
   private last: ConversationSnapshot | undefined;
@@ -210,12 +212,19 @@ export class ConversationFold {
       case 'questionRequested': {
         const { questionId, callId, questions } = payload.value;
         const item = { kind: 'question', seq, questionId, callId, questions } as const;
+        this.questionCalls.set(questionId, callId);
         return this.setPending(`q:${questionId}`, item);
       }
-      case 'questionResolved':
-        this.resolved.set(payload.value.questionId, payload.value);
+      case 'questionResolved': {
+        const { questionId, answers, cancelled } = payload.value;
+        this.resolved.set(questionId, payload.value);
         this.resolvedChanged = true;
-        return this.setPending(`q:${payload.value.questionId}`, undefined);
+        const callId = this.questionCalls.get(questionId);
+        if (callId !== undefined) {
+          this.tree.answer(callId, cancelled ? undefined : answers.map((a) => a.values));
+        }
+        return this.setPending(`q:${questionId}`, undefined);
+      }
       case 'turnStart':
         return;
       case 'turnEnd':

@@ -248,6 +248,7 @@ export function headBlock(
     status: 'running',
     call: { seq: at.seq },
     result: undefined,
+    answers: undefined,
     subCalls: [],
   };
 }
