@@ -23,6 +23,7 @@ export {
 // Card models.
 export {
   abbreviateHome,
+  cardStatus,
   codeCard,
   createCardCache,
   defaultTerminalCols,
@@ -52,6 +53,8 @@ export {
   webCard,
   type Card,
   type CardBody,
+  type CardState,
+  type CardStatus,
   type CardCache,
   type CodeCard,
   type Deliverable,

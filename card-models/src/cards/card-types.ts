@@ -63,13 +63,16 @@ export interface TerminalCard {
   readonly displayCwd: string | undefined;
   /** Id of the persistent shell the command ran in; undefined for standard shells. */
   readonly session: string | undefined;
-  readonly state: 'running' | 'ok' | 'error';
+  /** `stopped`: interrupted by Stop after the command recorded an ending (its output is kept). */
+  readonly state: 'running' | 'ok' | 'error' | 'stopped';
   /** An explicit background launch: once settled, only the static command is shown. */
   readonly background: boolean;
   /** Output to replay (exit marker removed); undefined while running and for background launches. */
   readonly output: string | undefined;
   /** Exit code or signal parsed from the trailing marker, for the pill. */
   readonly ending: ShellEnding | undefined;
+  /** The command ran past its time limit (a `timeout` error or a timeout notice in the output). */
+  readonly timedOut: boolean;
 }
 
 /** One item of a todo list as `todo_write` gave it. */
@@ -147,12 +150,30 @@ export type CardBody =
   | CodeCard;
 
 /**
+ * The tone of a card's state: `ok` (done), `error` (failed, killed, timed out, an HTTP
+ * error, a tool error), `stopped` (interrupted by Stop), `declined` (a person said no).
+ */
+export type CardState = 'running' | 'ok' | 'error' | 'stopped' | 'declined';
+
+/** The one state a card shows, with its words: what both clients put in the card's header. */
+export interface CardStatus {
+  readonly state: CardState;
+  /**
+   * `running`, `done`, `failed` (non-zero exit, HTTP error), `killed` (signal), `timed out`,
+   * `error`, `stopped`, `declined` (a question) or `denied` (a call).
+   */
+  readonly label: string;
+}
+
+/**
  * What both clients draw for one tool call: the generic row (always present), one
- * body, and the cards of its code-dispatch sub-calls in start order (derived with the
- * same rules, drawn as ordinary rows nested under it).
+ * body, the state to show (`status`, which weighs the body's facts: an exit code, a
+ * timeout, an HTTP status), and the cards of its code-dispatch sub-calls in start order
+ * (derived with the same rules, drawn as ordinary rows nested under it).
  */
 export interface Card {
   readonly row: GenericRow;
   readonly body: CardBody;
+  readonly status: CardStatus;
   readonly subCalls: readonly Card[];
 }

@@ -3,9 +3,12 @@
 // Deriving cards.
 export { deriveCard } from './derive-card.js';
 export { createCardCache, type CardCache } from './card-cache.js';
+export { cardStatus } from './card-status.js';
 export type {
   Card,
   CardBody,
+  CardState,
+  CardStatus,
   CodeCard,
   GenericBody,
   GenericRow,
