@@ -59,6 +59,8 @@ export { previewLineCount } from './preview-lines.js';
 export { deliverables, deliverablesByTurn, type Deliverable } from './deliverables.js';
 
 // Terminal output.
+export { splitScreens, type ScreenBreak, type ScreenSegment } from './screen-breaks.js';
+export { visibleControls } from './visible-controls.js';
 export {
   defaultTerminalCols,
   limitTerminalLines,
