@@ -60,7 +60,7 @@ export { deliverables, deliverablesByTurn, type Deliverable } from './deliverabl
 
 // Terminal output.
 export { splitScreens, type ScreenBreak, type ScreenSegment } from './screen-breaks.js';
-export { visibleControls } from './visible-controls.js';
+export { controlRuns, visibleControls, type ControlRun } from './visible-controls.js';
 export {
   defaultTerminalCols,
   limitTerminalLines,

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  controlRuns,
   limitTerminalLines,
   renderTerminalOutput,
   visibleControls,
@@ -284,10 +285,40 @@ describe('visibleControls()', () => {
     ['a reset', `${esc}c`, '␛c'],
     ['newlines and tabs stay, CR shows', 'a\tb\r\nc', 'a\tb␍\nc'],
     ['BEL, NUL and DEL', '\x07\x00\x7f', '␇␀␡'],
-    ['C1 CSI', '\u009b31m', '⟨9B⟩31m'],
-    ['bidi overrides', 'a\u202eb\u2066c', 'a⟨U+202E⟩b⟨U+2066⟩c'],
+    ['C1 CSI', '\u009b31m', '⟨CSI⟩31m'],
+    ['bidi overrides', 'a\u202eb\u2066c', 'a⟨RLO⟩b⟨LRI⟩c'],
     ['plain text unchanged', 'héllo 名前 😀', 'héllo 名前 😀'],
   ])('%s', (_, text, expected) => {
     expect(visibleControls(text)).toBe(expected);
+  });
+});
+
+describe('controlRuns()', () => {
+  it.each<[string, string, [string, boolean][]]>([
+    ['plain text is one run', 'abc', [['abc', false]]],
+    ['empty text has no runs', '', []],
+    [
+      'a clear names ESC',
+      `a${esc}[2Jb`,
+      [
+        ['a', false],
+        ['ESC', true],
+        ['[2Jb', false],
+      ],
+    ],
+    [
+      'controls in a row, CR, BEL, DEL, C1 and bidi by name',
+      '\r\x07\x7f\u009b\u202e\t\n',
+      [
+        ['CR', true],
+        ['BEL', true],
+        ['DEL', true],
+        ['CSI', true],
+        ['RLO', true],
+        ['\t\n', false],
+      ],
+    ],
+  ])('%s', (_, text, expected) => {
+    expect(controlRuns(text).map((run) => [run.text, run.control])).toEqual(expected);
   });
 });
