@@ -56,6 +56,24 @@ async function hostModules(): Promise<HostModules> {
   return { ...journal, ...server, ...agent, ...providers, ...tools } as unknown as HostModules;
 }
 
+/**
+ * The index of the demo model's first scripted step that calls `tool` (the test host's
+ * demo model has no host URL, so the web_fetch step is left out, as here). A session whose
+ * last assistant call is `demo-0-<index - 1>-0` makes the demo model take that step next.
+ */
+export async function demoStepIndex(tool: string): Promise<number> {
+  const script = (await hostModule('providers/demo-script.ts')) as {
+    demoSteps(facts: { cwd: string; prompt: string; hostUrl: undefined }): {
+      calls: readonly { name: string }[];
+    }[];
+  };
+  const index = script
+    .demoSteps({ cwd: '/nonexistent', prompt: '', hostUrl: undefined })
+    .findIndex((step) => step.calls.some((call) => call.name === tool));
+  if (index < 0) throw new Error(`the demo script has no step calling ${tool}`);
+  return index;
+}
+
 /** The repository's fixture journals and the built web client. */
 export const fixtureJournals = new URL('fixtures/journals', repo).pathname;
 export const webRoot = new URL('client-web/dist', repo).pathname;
