@@ -92,8 +92,7 @@ function standardShell(
     background: false,
     output,
     ending: parsed?.ending,
-    timedOut:
-      result.error?.code === errorCodes.timeout || parseTimeoutNotice(output) !== undefined,
+    timedOut: result.error?.code === errorCodes.timeout || parseTimeoutNotice(output) !== undefined,
   };
 }
 
