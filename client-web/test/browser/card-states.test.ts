@@ -285,6 +285,32 @@ describe.skipIf(missing !== undefined)('card states in Chromium', { timeout: 60_
     await page.close();
   });
 
+  it('says what is true while the host does not answer its API', async () => {
+    const id = await host.createSession('Host silent');
+    const { page, errors } = await browser.page();
+    // The page loads from the real host; its API calls fail as on a broken network.
+    const api = '**/dsh.session.v1.SessionService/**';
+    await page.route(api, (route) => route.abort('connectionrefused'));
+    await page.goto(`${host.url}/#/s/${id}`);
+    await page.waitForSelector('[data-testid="banner"]');
+    expect(await page.textContent('[data-testid="list-note"]')).toContain(
+      'Not loaded: the host does not answer.',
+    );
+    const input = page.locator('[data-testid="input"]');
+    expect(await input.getAttribute('placeholder')).toBe(
+      'Waiting for the host to answer: input is off until then',
+    );
+    expect(await page.textContent('body')).not.toContain('agent');
+    await page.screenshot({ path: `${artifacts}host-silent.png` });
+    await page.unroute(api);
+    await page.click('[data-testid="banner"] [data-action="retry"]');
+    await page.waitForSelector(`.session-row[data-session-id="${id}"]`);
+    await page.waitForSelector('[data-testid="input"]:not(:disabled)');
+    expect(await page.locator('[data-testid="list-note"]').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('shows one state per card: failures, declines, editor paths and fetches', async () => {
     const { page, errors } = await browser.page();
     const red = await (async () => {
