@@ -63,13 +63,16 @@ export interface TerminalCard {
   readonly displayCwd: string | undefined;
   /** Id of the persistent shell the command ran in; undefined for standard shells. */
   readonly session: string | undefined;
-  readonly state: 'running' | 'ok' | 'error';
+  /** `stopped`: interrupted by Stop after the command recorded an ending (its output is kept). */
+  readonly state: 'running' | 'ok' | 'error' | 'stopped';
   /** An explicit background launch: once settled, only the static command is shown. */
   readonly background: boolean;
   /** Output to replay (exit marker removed); undefined while running and for background launches. */
   readonly output: string | undefined;
   /** Exit code or signal parsed from the trailing marker, for the pill. */
   readonly ending: ShellEnding | undefined;
+  /** The command ran past its time limit (a `timeout` error or a timeout notice in the output). */
+  readonly timedOut: boolean;
 }
 
 /** One item of a todo list as `todo_write` gave it. */
@@ -87,17 +90,32 @@ export interface TodoCard {
   readonly pending: number;
 }
 
-/** One question of `ask_user` as its arguments gave it. */
+/** One option of a question; `chosen` once the person picked it. */
+export interface QuestionOption {
+  readonly label: string;
+  readonly description: string | undefined;
+  readonly chosen: boolean;
+}
+
+/** One question of `ask_user` as its arguments gave it, with the person's answer once given. */
 export interface QuestionItem {
   readonly question: string;
   readonly header: string | undefined;
-  readonly options: readonly { readonly label: string; readonly description: string | undefined }[];
+  readonly options: readonly QuestionOption[];
   readonly multiSelect: boolean;
+  /**
+   * The person's answer (chosen labels or the typed text) from `question/resolved`;
+   * undefined while waiting, when declined, or when the answer is not in the window.
+   */
+  readonly answer: readonly string[] | undefined;
+  /** Answer values that are none of the options (free text); empty when none. */
+  readonly typed: readonly string[];
 }
 
 /** Props of a question row: the questions and where the person is with them. */
 export interface QuestionCard {
   readonly kind: 'question';
+  /** `cancelled`: the person declined to answer (drawn as declined, not as a failure). */
   readonly state: 'waiting' | 'answered' | 'cancelled' | 'interrupted';
   readonly questions: readonly QuestionItem[];
   /** The answers as the result gave them; undefined unless answered. */
@@ -132,12 +150,30 @@ export type CardBody =
   | CodeCard;
 
 /**
+ * The tone of a card's state: `ok` (done), `error` (failed, killed, timed out, an HTTP
+ * error, a tool error), `stopped` (interrupted by Stop), `declined` (a person said no).
+ */
+export type CardState = 'running' | 'ok' | 'error' | 'stopped' | 'declined';
+
+/** The one state a card shows, with its words: what both clients put in the card's header. */
+export interface CardStatus {
+  readonly state: CardState;
+  /**
+   * `running`, `done`, `failed` (non-zero exit, HTTP error), `killed` (signal), `timed out`,
+   * `error`, `stopped`, `declined` (a question) or `denied` (a call).
+   */
+  readonly label: string;
+}
+
+/**
  * What both clients draw for one tool call: the generic row (always present), one
- * body, and the cards of its code-dispatch sub-calls in start order (derived with the
- * same rules, drawn as ordinary rows nested under it).
+ * body, the state to show (`status`, which weighs the body's facts: an exit code, a
+ * timeout, an HTTP status), and the cards of its code-dispatch sub-calls in start order
+ * (derived with the same rules, drawn as ordinary rows nested under it).
  */
 export interface Card {
   readonly row: GenericRow;
   readonly body: CardBody;
+  readonly status: CardStatus;
   readonly subCalls: readonly Card[];
 }

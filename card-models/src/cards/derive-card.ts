@@ -1,5 +1,6 @@
 import type { ToolCallBlock } from '../conversation/types.js';
-import type { Card, CardBody, GenericRow } from './card-types.js';
+import { cardStatus } from './card-status.js';
+import type { Card, CardBody, CardStatus, GenericRow } from './card-types.js';
 import { codeCard } from './code-card.js';
 import { diffCard } from './diff-card.js';
 import { genericRow } from './generic-row.js';
@@ -68,7 +69,8 @@ function lastResortRow(block: ToolCallBlock): GenericRow {
 
 /**
  * Derives the card of one tool call: the generic row, the body chosen by tool name (or
- * Generic when the tool is unknown or its input does not fit the contract) and the cards
+ * Generic when the tool is unknown or its input does not fit the contract), the status
+ * to show (`cardStatus`) and the cards
  * of its sub-calls through `subCard` (a cache passes itself so unchanged children keep
  * their identity). Total: an unexpected failure gives the Generic card, never a throw.
  */
@@ -89,11 +91,17 @@ export function deriveCard(
   } catch {
     body = generic;
   }
+  let status: CardStatus;
+  try {
+    status = cardStatus(block, row, body);
+  } catch {
+    status = { state: row.state, label: row.state };
+  }
   let subCalls: readonly Card[] = [];
   try {
     if (block.subCalls.length > 0) subCalls = block.subCalls.map((sub) => subCard(sub, facts));
   } catch {
     subCalls = [];
   }
-  return { row, body, subCalls };
+  return { row, body, status, subCalls };
 }

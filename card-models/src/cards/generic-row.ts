@@ -58,7 +58,11 @@ function argPath(args: JsonObject): string | undefined {
   return nonEmptyString(args.file_path) ?? nonEmptyString(args.path);
 }
 
-function summarize(args: JsonObject, facts: PathFacts): string {
+/**
+ * The summary line. `str_replace_editor`'s `command` names its operation (already the
+ * title), not a command line, so its summary starts from the path.
+ */
+function summarize(name: string, args: JsonObject, facts: PathFacts): string {
   const path = argPath(args);
   const queries = Array.isArray(args.queries)
     ? args.queries.filter((q): q is string => typeof q === 'string' && q !== '').join(', ')
@@ -66,7 +70,7 @@ function summarize(args: JsonObject, facts: PathFacts): string {
   const firstString = Object.values(args).find((value) => nonEmptyString(value) !== undefined);
   const text =
     nonEmptyString(args.description) ??
-    nonEmptyString(args.command) ??
+    (name === 'str_replace_editor' ? undefined : nonEmptyString(args.command)) ??
     (path === undefined ? undefined : displayPath(path, facts)) ??
     nonEmptyString(args.pattern) ??
     nonEmptyString(queries) ??
@@ -132,7 +136,7 @@ export function genericRow(block: ToolCallBlock, facts: PathFacts): GenericRow {
     tool: block.name,
     kind,
     title: title === '' ? block.callId : title,
-    summary: args ? summarize(args, facts) : '',
+    summary: args ? summarize(block.name, args, facts) : '',
     path: rawPath === undefined ? undefined : resolveWorkdir(rawPath, facts.cwd),
     displayPath: rawPath === undefined ? undefined : displayPath(rawPath, facts),
     argsText: prettyArgs(block.argsRaw),

@@ -3,14 +3,18 @@
 // Deriving cards.
 export { deriveCard } from './derive-card.js';
 export { createCardCache, type CardCache } from './card-cache.js';
+export { cardStatus } from './card-status.js';
 export type {
   Card,
   CardBody,
+  CardState,
+  CardStatus,
   CodeCard,
   GenericBody,
   GenericRow,
   QuestionCard,
   QuestionItem,
+  QuestionOption,
   RowKind,
   SkillCard,
   TerminalCard,
@@ -55,6 +59,8 @@ export { previewLineCount } from './preview-lines.js';
 export { deliverables, deliverablesByTurn, type Deliverable } from './deliverables.js';
 
 // Terminal output.
+export { splitScreens, type ScreenBreak, type ScreenSegment } from './screen-breaks.js';
+export { controlRuns, visibleControls, type ControlRun } from './visible-controls.js';
 export {
   defaultTerminalCols,
   limitTerminalLines,

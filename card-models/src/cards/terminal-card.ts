@@ -1,4 +1,10 @@
-import { parseBackgroundAck, parseShellEnding, parseSpillNotice } from '../contract/markers.js';
+import {
+  errorCodes,
+  parseBackgroundAck,
+  parseShellEnding,
+  parseSpillNotice,
+  parseTimeoutNotice,
+} from '../contract/markers.js';
 import type { ToolCallBlock } from '../conversation/types.js';
 import { parseJsonObject, type JsonObject } from './card-json.js';
 import type { TerminalCard } from './card-types.js';
@@ -20,10 +26,19 @@ const isString = (value: unknown): value is string => typeof value === 'string';
 const isBoolean = (value: unknown): value is boolean => typeof value === 'boolean';
 const isNumber = (value: unknown): value is number => typeof value === 'number';
 
-type Base = Omit<TerminalCard, 'state' | 'output' | 'ending' | 'background'>;
+type Base = Omit<TerminalCard, 'state' | 'output' | 'ending' | 'background' | 'timedOut'>;
+
+const settledStates = { ok: 'ok', error: 'error', stopped: 'stopped' } as const;
 
 function running(base: Base, background = false): TerminalCard {
-  return { ...base, state: 'running', background, output: undefined, ending: undefined };
+  return {
+    ...base,
+    state: 'running',
+    background,
+    output: undefined,
+    ending: undefined,
+    timedOut: false,
+  };
 }
 
 /** Standard `bash`/`pwsh`: command, description?, workdir?, timeout_ms?, background?. */
@@ -52,23 +67,32 @@ function standardShell(
   const isBackground = background.value === true;
   if (block.status === 'running') return running(base, isBackground);
   const result = block.result;
-  if (block.status === 'stopped' || !result) return undefined;
+  if (!result) return undefined;
   const text = flattenContent(result.content);
   if (isBackground) {
     // A launch acknowledgement clears the prompt to the static command; errors are Generic.
     if (result.isError || !parseBackgroundAck(text)) return undefined;
-    return { ...base, state: 'ok', background: true, output: undefined, ending: undefined };
+    return {
+      ...base,
+      state: 'ok',
+      background: true,
+      output: undefined,
+      ending: undefined,
+      timedOut: false,
+    };
   }
   if (parseSpillNotice(text)) return undefined;
   const parsed = parseShellEnding(text);
-  // An error result is a terminal only when the command ran to a recorded ending.
-  if (result.isError && !parsed) return undefined;
+  // An error or a stopped call is a terminal only when the command ran to a recorded ending.
+  if (block.status !== 'ok' && !parsed) return undefined;
+  const output = parsed ? parsed.body : text;
   return {
     ...base,
-    state: result.isError ? 'error' : 'ok',
+    state: settledStates[block.status],
     background: false,
-    output: parsed ? parsed.body : text,
+    output,
     ending: parsed?.ending,
+    timedOut: result.error?.code === errorCodes.timeout || parseTimeoutNotice(output) !== undefined,
   };
 }
 
@@ -119,12 +143,19 @@ function terminalSend(block: ToolCallBlock, args: JsonObject): TerminalCard | un
   if (block.status !== 'ok' || !result || result.isError) return undefined;
   const text = flattenContent(result.content);
   if (parseSpillNotice(text)) return undefined;
-  return { ...base, state: 'ok', background: false, output: text, ending: undefined };
+  return {
+    ...base,
+    state: 'ok',
+    background: false,
+    output: text,
+    ending: undefined,
+    timedOut: false,
+  };
 }
 
 /**
  * The terminal card of a shell call (SPEC 7.2 Terminal), or `undefined` for the Generic
- * card: errors without an exit marker, spilled output, settled persistent shells,
+ * card: errors and stopped calls without an exit marker, spilled output, settled persistent shells,
  * background `terminal_send`, settled background launches that are not acknowledged,
  * malformed arguments and orphans. Sub-calls follow the same rules as top-level calls.
  */

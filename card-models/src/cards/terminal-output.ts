@@ -2,6 +2,7 @@ import * as addonModule from '@xterm/addon-unicode11';
 import * as xtermModule from '@xterm/headless';
 import type { Terminal } from '@xterm/headless';
 import type { TerminalCard } from './card-types.js';
+import { splitScreens, type ScreenBreak } from './screen-breaks.js';
 import { readBufferLines } from './terminal-buffer.js';
 
 /** A colour: a palette index (0-255) or a `#rrggbb` true colour. */
@@ -24,6 +25,11 @@ export interface TerminalSpan {
 export interface TerminalLine {
   readonly text: string;
   readonly spans: readonly TerminalSpan[];
+  /**
+   * Set on the dim marker line that stands where the output cleared, reset or switched
+   * the screen: what came before stays above it (see `splitScreens`).
+   */
+  readonly screenBreak?: ScreenBreak;
 }
 
 /** Terminal geometry for the replay; `cols` decides where long lines wrap while replaying. */
@@ -100,17 +106,52 @@ function emulator(): Terminal | undefined {
   return shared;
 }
 
+const breakLabels: Readonly<Record<ScreenBreak, string>> = {
+  clear: 'screen cleared',
+  reset: 'terminal reset',
+  'alternate-screen': 'alternate screen',
+  'main-screen': 'back to the main screen',
+};
+
+/** The dim marker line shown where output broke the screen. */
+function breakLine(kind: ScreenBreak): TerminalLine {
+  const text = `── ${breakLabels[kind]} ──`;
+  return { text, spans: [{ start: 0, end: text.length, dim: true }], screenBreak: kind };
+}
+
 /**
  * Replays shell output through a real terminal emulator (xterm.js headless with
  * Unicode 11 widths) and returns its logical lines with colours and styles. Carriage
  * returns and cursor movement act as in a terminal (a progress bar ends in its final
  * state); titles, clipboard, hyperlink and other control sequences have no effect
- * outside the returned lines. Synchronous and total: never throws.
+ * outside the returned lines. A screen clear, a reset or an alternate-screen switch
+ * does not erase what came before: each stretch between them is replayed on its own
+ * and a marker line (`screenBreak`) stands between them, so the card keeps everything
+ * the model saw. Synchronous and total: never throws.
  */
 export function renderTerminalOutput(
   body: string,
   options: TerminalRenderOptions = {},
 ): TerminalLine[] {
+  if (body === '') return [];
+  const segments = splitScreens(body);
+  if (segments.length === 1) return replay(body, options);
+  const lines: TerminalLine[] = [];
+  let pending: ScreenBreak | undefined;
+  for (const segment of segments) {
+    pending = segment.after ?? pending;
+    const replayed = replay(segment.text, options);
+    if (replayed.length === 0) continue;
+    if (pending !== undefined && lines.length > 0) lines.push(breakLine(pending));
+    pending = undefined;
+    for (const line of replayed) lines.push(line);
+  }
+  if (pending !== undefined && lines.length > 0) lines.push(breakLine(pending));
+  return lines;
+}
+
+/** One replay on a fresh screen. */
+function replay(body: string, options: TerminalRenderOptions): TerminalLine[] {
   if (body === '') return [];
   const cols = Math.max(2, Math.min(1000, Math.floor(options.cols ?? defaultTerminalCols) || 2));
   const rows = Math.max(1, Math.min(500, Math.floor(options.rows ?? defaultRows) || 1));

@@ -56,6 +56,11 @@ export type WebFetchCard =
       /** The final URL after redirects. */
       readonly url: string;
       readonly href: string | undefined;
+      /**
+       * The final URL is another page than the requested one: compared after normalising
+       * case of scheme and host, default ports, a trailing slash, an empty query and the
+       * fragment, so `https://a.dev/docs` answered from `https://a.dev/docs/` is not a redirect.
+       */
       readonly redirected: boolean;
       readonly statusCode: number;
       readonly truncated: boolean;
@@ -81,6 +86,22 @@ export function webCard(block: ToolCallBlock): WebCard | undefined {
 /** `url` as a link target when it is an absolute http or https URL, else `undefined`. */
 export function httpHref(url: string): string | undefined {
   return /^https?:\/\/[^\s/?#]+[^\s]*$/i.test(url) ? url : undefined;
+}
+
+const urlParts = /^([a-z][a-z0-9+.-]*):\/\/([^/?#]*)([^?#]*)(\?[^#]*)?(?:#.*)?$/is;
+const defaultPorts: Readonly<Record<string, string>> = { http: ':80', https: ':443' };
+
+/** A URL in a form where two spellings of the same page compare equal; others unchanged. */
+function normalUrl(url: string): string {
+  const match = urlParts.exec(url.trim());
+  if (!match) return url;
+  const scheme = (match[1] ?? '').toLowerCase();
+  let authority = (match[2] ?? '').toLowerCase();
+  const port = defaultPorts[scheme];
+  if (port !== undefined && authority.endsWith(port)) authority = authority.slice(0, -port.length);
+  const path = (match[3] ?? '').replace(/\/+$/, '');
+  const query = match[4] === '?' ? '' : (match[4] ?? '');
+  return `${scheme}://${authority}${path}${query}`;
 }
 
 function searchCard(block: ToolCallBlock, args: JsonObject): WebSearchCard | undefined {
@@ -152,7 +173,7 @@ function fetchCard(block: ToolCallBlock, args: JsonObject): WebFetchCard | undef
     requestedUrl,
     url,
     href: httpHref(url),
-    redirected: url !== requestedUrl,
+    redirected: normalUrl(url) !== normalUrl(requestedUrl),
     statusCode: meta.statusCode as number,
     truncated: meta.truncated,
     body: resultText(block.result?.content ?? []),

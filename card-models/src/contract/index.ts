@@ -12,6 +12,7 @@ export {
   parseSearchTruncationHint,
   parseShellEnding,
   parseSpillNotice,
+  parseTimeoutNotice,
   searchTruncationHint,
   signalMarker,
   spillNotice,

@@ -37,6 +37,17 @@ export function timeoutNotice(timeoutMs: number): string {
   return `[timed out after ${timeoutMs} ms]`;
 }
 
+const timeoutPattern = /(?:^|\n)\[timed out after (\d+) ms\]\n?$/;
+
+/**
+ * The time limit named by a timeout notice on the last line of shell output (the body
+ * once the exit or signal marker is split off), or `undefined` when it has none.
+ */
+export function parseTimeoutNotice(output: string): number | undefined {
+  const match = timeoutPattern.exec(output);
+  return match ? Number(match[1]) : undefined;
+}
+
 /**
  * The last line of output that went over the limit: the head of the output stays in
  * the content and the whole of it is in the named file.

@@ -23,6 +23,7 @@ export interface CallEntry {
   status: ToolCallStatus;
   call: { readonly seq: number } | null;
   result: ToolResultFacts | undefined;
+  answers: readonly (readonly string[])[] | undefined;
   readonly children: CallEntry[];
   /** Node indexes that show this call (top-level calls only). */
   readonly homes: number[];
@@ -134,6 +135,14 @@ export class CallTree {
     this.finish(entry, result, at.time);
   }
 
+  /** Records the person's answers on the call that asked; unknown ids are ignored. */
+  answer(callId: string, answers: readonly (readonly string[])[] | undefined): void {
+    const entry = this.calls.get(callId) ?? this.subCalls.get(callId);
+    if (entry === undefined || entry.answers === answers) return;
+    entry.answers = answers;
+    this.markDirty(entry);
+  }
+
   /** Stops the running calls of `turn` (and their running sub-calls) as interrupted. */
   stopTurn(turn: number, seq: number, time: Timestamp | undefined): void {
     const result: ToolResultFacts = {
@@ -172,6 +181,7 @@ export class CallTree {
       status: entry.status,
       call: entry.call,
       result: entry.result,
+      answers: entry.answers,
       subCalls,
     };
     entry.block = reuseTool(reuseTool(fresh, entry.block), pool?.(entry));
@@ -183,7 +193,7 @@ export class CallTree {
     entry: CallEntry,
     result: ToolResultFacts,
     time: Timestamp | undefined,
-    status: ToolCallStatus = result.isError ? 'error' : 'ok',
+    status: ToolCallStatus = settledStatus(result),
   ): void {
     entry.status = status;
     entry.result = result;
@@ -255,6 +265,15 @@ export class CallTree {
   }
 }
 
+/**
+ * The status a result gives its call: an `interrupted` error is `stopped`, exactly like a
+ * call a cancelled turn left open, so one Stop looks the same whichever event recorded it.
+ */
+function settledStatus(result: ToolResultFacts): ToolCallStatus {
+  if (!result.isError) return 'ok';
+  return result.error?.code === errorCodes.interrupted ? 'stopped' : 'error';
+}
+
 function newEntry(
   callId: string,
   topLevel: boolean,
@@ -276,6 +295,7 @@ function newEntry(
     status: 'running',
     call: { seq: facts.seq },
     result: undefined,
+    answers: undefined,
     children: [],
     homes: [],
     block: undefined,

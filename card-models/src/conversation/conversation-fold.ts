@@ -47,6 +47,8 @@ export class ConversationFold {
   private readonly partial = new PartialAccumulator();
   private readonly pending = new Map<string, PendingItem>();
   private readonly resolved = new Map<string, QuestionResolved>();
+  /** The call that asked each question request, for its answers. */
+  private readonly questionCalls = new Map<string, string>();
   private pendingChanged = true;
   private resolvedChanged = true;
   private last: ConversationSnapshot | undefined;
@@ -166,7 +168,7 @@ export class ConversationFold {
         const at = { turn, step, seq, time };
         this.addAssistant(
           at,
-          content.map((block) => assistantBlock(block, at)),
+          content.map((block) => assistantBlock(block, at)).filter(identifiable),
           usage,
           false,
         );
@@ -210,12 +212,19 @@ export class ConversationFold {
       case 'questionRequested': {
         const { questionId, callId, questions } = payload.value;
         const item = { kind: 'question', seq, questionId, callId, questions } as const;
+        this.questionCalls.set(questionId, callId);
         return this.setPending(`q:${questionId}`, item);
       }
-      case 'questionResolved':
-        this.resolved.set(payload.value.questionId, payload.value);
+      case 'questionResolved': {
+        const { questionId, answers, cancelled } = payload.value;
+        this.resolved.set(questionId, payload.value);
         this.resolvedChanged = true;
-        return this.setPending(`q:${payload.value.questionId}`, undefined);
+        const callId = this.questionCalls.get(questionId);
+        if (callId !== undefined) {
+          this.tree.answer(callId, cancelled ? undefined : answers.map((a) => a.values));
+        }
+        return this.setPending(`q:${questionId}`, undefined);
+      }
       case 'turnStart':
         return;
       case 'turnEnd':
@@ -298,4 +307,9 @@ export class ConversationFold {
     if (source === undefined) throw new Error(`no node source at ${index}`);
     return materializeNode(source, this.tree, pool?.node);
   }
+}
+
+/** False for a tool-call block with neither a call id nor a name: nothing to show or match. */
+function identifiable(block: AssistantBlock): boolean {
+  return block.kind !== 'tool-call' || block.callId !== '' || block.tool.name !== '';
 }

@@ -35,6 +35,12 @@ export class PartialAccumulator {
   private indexes: number[] = [];
   /** The blocks in message order; frozen by convention once `shared`. */
   private items: AssistantBlock[] = [];
+  /**
+   * Tool-call blocks by message index that have no call id or no name yet. They are not
+   * shown (a card with neither is empty, and a call without an id cannot be matched to
+   * its result) and a turn end drops them.
+   */
+  private readonly incomplete = new Map<number, ToolCallAssistantBlock>();
   private shared = false;
   private changed = false;
   private projected: PartialMessage | undefined;
@@ -46,6 +52,7 @@ export class PartialAccumulator {
       this.state = { turn: at.turn, step: at.step, seq: at.seq, time: at.time };
       this.indexes = [];
       this.items = [];
+      this.incomplete.clear();
       this.shared = false;
       this.changed = true;
     }
@@ -97,11 +104,12 @@ export class PartialAccumulator {
     this.state = undefined;
     this.indexes = [];
     this.items = [];
+    this.incomplete.clear();
     this.shared = false;
     this.changed = true;
   }
 
-  /** A copy of the partial's blocks in message order. */
+  /** A copy of the partial's shown blocks in message order (no incomplete tool calls). */
   blocks(): AssistantBlock[] {
     return this.items.slice();
   }
@@ -135,11 +143,20 @@ export class PartialAccumulator {
   private get(index: number): AssistantBlock | undefined {
     const indexes = this.indexes;
     for (let i = indexes.length - 1; i >= 0; i--) if (indexes[i] === index) return this.items[i];
-    return undefined;
+    return this.incomplete.get(index);
   }
 
-  /** Sets the block at message `index`; a block with the same facts changes nothing. */
+  /**
+   * Sets the block at message `index`; a block with the same facts changes nothing. A
+   * tool call without an id or a name waits in `incomplete` instead of being shown.
+   */
   private put(index: number, block: AssistantBlock): void {
+    if (block.kind === 'tool-call' && (block.callId === '' || block.tool.name === '')) {
+      this.incomplete.set(index, block);
+      this.remove(index);
+      return;
+    }
+    this.incomplete.delete(index);
     const indexes = this.indexes;
     let i = indexes.length - 1;
     while (i >= 0 && (indexes[i] as number) > index) i--;
@@ -156,7 +173,22 @@ export class PartialAccumulator {
     }
     this.changed = true;
   }
+
+  /** Takes the shown block at message `index` out, if there is one. */
+  private remove(index: number): void {
+    const i = this.indexes.lastIndexOf(index);
+    if (i < 0) return;
+    if (this.shared) {
+      this.items = this.items.slice();
+      this.shared = false;
+    }
+    this.indexes.splice(i, 1);
+    this.items.splice(i, 1);
+    this.changed = true;
+  }
 }
+
+type ToolCallAssistantBlock = Extract<AssistantBlock, { kind: 'tool-call' }>;
 
 /** Blocks with the same facts (tool blocks by identity), as snapshot reuse compares them. */
 function sameBlock(a: AssistantBlock | undefined, b: AssistantBlock): boolean {
@@ -216,6 +248,7 @@ export function headBlock(
     status: 'running',
     call: { seq: at.seq },
     result: undefined,
+    answers: undefined,
     subCalls: [],
   };
 }

@@ -28,6 +28,10 @@ export function reuseTool(fresh: ToolCallBlock, old: ToolCallBlock | undefined):
     (fresh.call === old.call ||
       (fresh.call !== null && old.call !== null && fresh.call.seq === old.call.seq)) &&
     sameResult(fresh.result, old.result) &&
+    (fresh.answers === old.answers ||
+      (fresh.answers !== undefined &&
+        old.answers !== undefined &&
+        sameItems(fresh.answers, old.answers))) &&
     sameItems(fresh.subCalls, old.subCalls);
   return same ? old : fresh;
 }

@@ -10,7 +10,8 @@ import type {
 
 /**
  * The settled state of a tool call: `ok` and `error` come from its result, `stopped`
- * from a cancelled turn that left it open, `running` while no result exists.
+ * from a cancelled turn that left it open or from a result whose structured error code
+ * is `interrupted` (the same Stop, recorded by the host), `running` while no result exists.
  */
 export type ToolCallStatus = 'running' | 'ok' | 'error' | 'stopped';
 
@@ -53,6 +54,12 @@ export interface ToolCallBlock {
   /** `null` when the result arrived without its call head in the window (an orphan). */
   readonly call: { readonly seq: number } | null;
   readonly result: ToolResultFacts | undefined;
+  /**
+   * The person's answers to the questions this call asked (`question/resolved` of a
+   * `question/requested` naming the call): one list of values per question, chosen option
+   * labels or the typed text. Undefined until answered, and for a declined question.
+   */
+  readonly answers?: readonly (readonly string[])[] | undefined;
   /** Code-dispatch children in start order; never present in `nodes`. */
   readonly subCalls: readonly ToolCallBlock[];
 }

@@ -67,6 +67,20 @@ describe('genericRow()', () => {
     expect(row('my_tool', args).summary).toBe(expected);
   });
 
+  const editor: [string, unknown, string][] = [
+    ['create: the path, not the command', { command: 'create', path: 'src/a.py' }, 'src/a.py'],
+    [
+      'str_replace: the path',
+      { command: 'str_replace', path: '/home/ada/project/a.py', old_str: 'x' },
+      'a.py',
+    ],
+    ['view: the path, home abbreviated', { command: 'view', path: '/home/ada/n.md' }, '~/n.md'],
+    ['no path: the first other string', { command: 'undo', note: 'why' }, 'undo'],
+  ];
+  it.each(editor)('str_replace_editor summary: %s', (_, args, expected) => {
+    expect(row('str_replace_editor', args).summary).toBe(expected);
+  });
+
   const paths: [string, unknown, typeof posix, string | undefined, string | undefined][] = [
     [
       'absolute inside cwd',

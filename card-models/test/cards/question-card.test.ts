@@ -56,13 +56,71 @@ describe('questionCard()', () => {
         question: 'Which database?',
         header: 'DB',
         options: [
-          { label: 'Postgres', description: 'relational' },
-          { label: 'SQLite', description: undefined },
+          { label: 'Postgres', description: 'relational', chosen: false },
+          { label: 'SQLite', description: undefined, chosen: false },
         ],
         multiSelect: false,
+        answer: undefined,
+        typed: [],
       },
-      { question: 'Anything else?', header: undefined, options: [], multiSelect: true },
+      {
+        question: 'Anything else?',
+        header: undefined,
+        options: [],
+        multiSelect: true,
+        answer: undefined,
+        typed: [],
+      },
     ]);
+  });
+
+  const answered = (answers: string[][]) => ({
+    ...succeeded('ask_user', args, 'DB: SQLite\nAnything else?: docs'),
+    answers,
+  });
+  const marks: [string, ReturnType<typeof toolBlock>, (string[] | undefined)[], string[][]][] = [
+    [
+      'answered: chosen options marked, free text kept',
+      answered([['SQLite'], ['docs', 'tests']]),
+      [['SQLite'], ['docs', 'tests']],
+      [['SQLite'], []],
+    ],
+    [
+      'an answer that is not an option is typed text',
+      answered([['MySQL'], []]),
+      [['MySQL'], []],
+      [[], []],
+    ],
+    [
+      'answers missing for a question',
+      answered([['Postgres']]),
+      [['Postgres'], undefined],
+      [['Postgres'], []],
+    ],
+    [
+      'answers on a running call are not shown yet',
+      { ...toolBlock('ask_user', args), answers: [['SQLite'], ['x']] },
+      [undefined, undefined],
+      [[], []],
+    ],
+    [
+      'no answers in the window',
+      succeeded('ask_user', args, 'text only'),
+      [undefined, undefined],
+      [[], []],
+    ],
+  ];
+  it.each(marks)('answers: %s', (_, block, answer, chosen) => {
+    const card = questionCard(block);
+    expect(card?.questions.map((q) => q.answer)).toEqual(answer);
+    expect(
+      card?.questions.map((q) => q.options.filter((o) => o.chosen).map((o) => o.label)),
+    ).toEqual(chosen);
+  });
+
+  it('lists answer values that are not options as typed', () => {
+    const card = questionCard(answered([['SQLite', 'other db'], ['docs']]));
+    expect(card?.questions.map((q) => q.typed)).toEqual([['other db'], ['docs']]);
   });
 
   const malformed: [string, unknown][] = [

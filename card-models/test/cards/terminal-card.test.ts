@@ -60,7 +60,16 @@ describe('terminalCard()', () => {
     [
       'timeout notice stays in the body',
       succeeded('bash', ls, `x\n${timeoutNotice(5000)}\n${signalMarker('SIGTERM')}`),
-      { output: `x\n${timeoutNotice(5000)}`, ending: { kind: 'signal', signal: 'SIGTERM' } },
+      {
+        output: `x\n${timeoutNotice(5000)}`,
+        ending: { kind: 'signal', signal: 'SIGTERM' },
+        timedOut: true,
+      },
+    ],
+    [
+      'a timeout notice that is not the last line of the body is output',
+      succeeded('bash', ls, `${timeoutNotice(5)}\nmore\n${exitMarker(0)}`),
+      { timedOut: false, ending: { kind: 'exit', code: 0 } },
     ],
     [
       'sandbox notice stays in the body',
@@ -80,7 +89,12 @@ describe('terminalCard()', () => {
     [
       'error result with an exit marker is still the command output',
       failed('bash', ls, 'timeout', `x\n${timeoutNotice(10)}\n${signalMarker('SIGKILL')}`),
-      { state: 'error', output: `x\n${timeoutNotice(10)}` },
+      { state: 'error', output: `x\n${timeoutNotice(10)}`, timedOut: true },
+    ],
+    [
+      'a stopped command that recorded an ending keeps its output',
+      failed('bash', ls, 'interrupted', `built 3 of 9\n${signalMarker('SIGTERM')}`),
+      { state: 'stopped', output: 'built 3 of 9', ending: { kind: 'signal', signal: 'SIGTERM' } },
     ],
     ['error result without a marker is Generic', failed('bash', ls, 'denied'), 'Generic'],
     [
@@ -89,6 +103,11 @@ describe('terminalCard()', () => {
       'Generic',
     ],
     ['interrupted (stopped) call is Generic', asStopped(toolBlock('bash', ls)), 'Generic'],
+    [
+      'a stopped call without an ending is Generic',
+      failed('bash', ls, 'interrupted', 'Interrupted: the turn was cancelled'),
+      'Generic',
+    ],
     [
       'spill notice at the end gives Generic',
       succeeded('bash', ls, `head\n${spillNotice('/tmp/out.txt', 99999)}`),

@@ -1,7 +1,10 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  controlRuns,
   limitTerminalLines,
   renderTerminalOutput,
+  visibleControls,
   terminalCard,
   terminalLines,
   type TerminalLine,
@@ -115,8 +118,6 @@ describe('renderTerminalOutput()', () => {
     ['DCS request', `${esc}P1$qm${esc}\\a\n`, ['a']],
     ['APC, PM and SOS strings', `${esc}_x${esc}\\${esc}^y${esc}\\${esc}Xz${esc}\\a\n`, ['a']],
     ['cursor far above the output', `top\n${esc}[999Aup\n`, ['upp']],
-    ['clear screen and scrollback', `old\n${esc}[2J${esc}[3J${esc}[Hnew\n`, ['new']],
-    ['alternate screen entered and left', `a\n${esc}[?1049hALT${esc}[?1049lb\n`, ['a', 'b']],
     [
       'mode changes, bell, device status request',
       `${esc}[?1000h${esc}[?2004h\x07${esc}[6na\n`,
@@ -128,6 +129,84 @@ describe('renderTerminalOutput()', () => {
     const lines = renderTerminalOutput(body);
     expect(lines.map((l) => l.text.trimEnd())).toEqual(expected);
     for (const line of lines) expect(line.text).not.toMatch(controlChars);
+  });
+
+  const cleared = '── screen cleared ──';
+  const reset = '── terminal reset ──';
+  const alternate = '── alternate screen ──';
+  const main = '── back to the main screen ──';
+  const breaks: [string, string, string[]][] = [
+    ['clear (ED 2, ED 3, home)', `old\n${esc}[2J${esc}[3J${esc}[Hnew\n`, ['old', cleared, 'new']],
+    ['clear as `clear` writes it', `a\nb\n${esc}[H${esc}[2J${esc}[3Jc`, ['a', 'b', cleared, 'c']],
+    ['ED 1 (erase above)', `a\n${esc}[1Jb`, ['a', cleared, 'b']],
+    ['DECSED 2', `a\n${esc}[?2Jb`, ['a', cleared, 'b']],
+    ['home then ED 0', `a\n${esc}[H${esc}[Jb`, ['a', cleared, 'b']],
+    ['home then ED 0, long form', `a\n${esc}[1;1H${esc}[0Jb`, ['a', cleared, 'b']],
+    ['ED 0 elsewhere redraws in place', `a\nb${esc}[1A\r${esc}[Jc`, ['c']],
+    ['ED 2 with a C0 control inside', `a\n${esc}[2\x00Jb`, ['a', cleared, 'b']],
+    ['an aborted sequence does nothing', `a\n${esc}[2\x18Jb`, ['a', 'Jb']],
+    ['C1 CSI clear', `a\n\u009b2Jb`, ['a', cleared, 'b']],
+    ['full reset (RIS)', `a\n${esc}cb`, ['a', reset, 'b']],
+    [
+      'alternate screen entered and left',
+      `a\n${esc}[?1049hALT${esc}[?1049lb\n`,
+      ['a', alternate, 'ALT', main, 'b'],
+    ],
+    ['mode 47 with other modes', `a\n${esc}[?25;47hALT`, ['a', alternate, 'ALT']],
+    ['mode 1047', `a\n${esc}[?1047hALT${esc}[?1047l`, ['a', alternate, 'ALT', main]],
+    ['breaks in a row show once', `a\n${esc}[2J${esc}[3J${esc}c${esc}[2Jb`, ['a', cleared, 'b']],
+    ['a clear at the start hides nothing', `${esc}[H${esc}[2J${esc}[3Jfresh`, ['fresh']],
+    ['a clear at the end says so', `done\n${esc}[2J`, ['done', cleared]],
+    ['an empty alternate screen', `a\n${esc}[?1049h${esc}[?1049lb`, ['a', main, 'b']],
+    ['ED 2 in a private mode sequence is not a clear', `a\n${esc}[>2Jb`, ['a', 'b']],
+  ];
+  it.each(breaks)('screen breaks keep what came before: %s', (_, body, expected) => {
+    const lines = renderTerminalOutput(body);
+    expect(lines.map((l) => l.text)).toEqual(expected);
+    for (const line of lines) {
+      const marker = line.text.startsWith('── ');
+      expect(line.screenBreak !== undefined).toBe(marker);
+      if (marker) expect(line.spans).toEqual([{ start: 0, end: line.text.length, dim: true }]);
+    }
+  });
+
+  it('never loses a line printed before any screen break', () => {
+    const word = fc.stringMatching(/^[a-z0-9]{1,12}$/);
+    const breaker = fc.constantFrom(
+      `${esc}[2J`,
+      `${esc}[3J`,
+      `${esc}[1J`,
+      `${esc}[H${esc}[J`,
+      `${esc}c`,
+      `${esc}[?1049h`,
+      `${esc}[?1049l`,
+      `${esc}[?47h`,
+      '\u009b2J',
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.array(word, { maxLength: 4 }), breaker), { maxLength: 6 }),
+        (parts) => {
+          const body = parts.map(([lines, brk]) => `${lines.join('\n')}\n${brk}`).join('');
+          const shown = renderTerminalOutput(body).flatMap((l) => (l.screenBreak ? [] : [l.text]));
+          expect(shown).toEqual(parts.flatMap(([lines]) => lines));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('keeps colours on both sides of a clear', () => {
+    const lines = renderTerminalOutput(`${esc}[31mred${esc}[0m\n${esc}[2J${esc}[32mgreen`);
+    expect(lines).toEqual([
+      { text: 'red', spans: [{ start: 0, end: 3, fg: 1 }] },
+      {
+        text: cleared,
+        spans: [{ start: 0, end: cleared.length, dim: true }],
+        screenBreak: 'clear',
+      },
+      { text: 'green', spans: [{ start: 0, end: 5, fg: 2 }] },
+    ]);
   });
 
   it('starts every replay from a fresh terminal state', () => {
@@ -197,5 +276,49 @@ describe('terminalLines()', () => {
   it('has no lines while running', () => {
     const card = terminalCard(toolBlock('bash', { command: 'ls' }), posix);
     expect(card && terminalLines(card)).toEqual([]);
+  });
+});
+
+describe('visibleControls()', () => {
+  it.each<[string, string, string]>([
+    ['a clear reads as its escape', `a${esc}[2J${esc}[3Jb`, 'a␛[2J␛[3Jb'],
+    ['a reset', `${esc}c`, '␛c'],
+    ['newlines and tabs stay, CR shows', 'a\tb\r\nc', 'a\tb␍\nc'],
+    ['BEL, NUL and DEL', '\x07\x00\x7f', '␇␀␡'],
+    ['C1 CSI', '\u009b31m', '⟨CSI⟩31m'],
+    ['bidi overrides', 'a\u202eb\u2066c', 'a⟨RLO⟩b⟨LRI⟩c'],
+    ['plain text unchanged', 'héllo 名前 😀', 'héllo 名前 😀'],
+  ])('%s', (_, text, expected) => {
+    expect(visibleControls(text)).toBe(expected);
+  });
+});
+
+describe('controlRuns()', () => {
+  it.each<[string, string, [string, boolean][]]>([
+    ['plain text is one run', 'abc', [['abc', false]]],
+    ['empty text has no runs', '', []],
+    [
+      'a clear names ESC',
+      `a${esc}[2Jb`,
+      [
+        ['a', false],
+        ['ESC', true],
+        ['[2Jb', false],
+      ],
+    ],
+    [
+      'controls in a row, CR, BEL, DEL, C1 and bidi by name',
+      '\r\x07\x7f\u009b\u202e\t\n',
+      [
+        ['CR', true],
+        ['BEL', true],
+        ['DEL', true],
+        ['CSI', true],
+        ['RLO', true],
+        ['\t\n', false],
+      ],
+    ],
+  ])('%s', (_, text, expected) => {
+    expect(controlRuns(text).map((run) => [run.text, run.control])).toEqual(expected);
   });
 });

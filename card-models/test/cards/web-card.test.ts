@@ -83,6 +83,34 @@ describe('webCard()', () => {
     expect(webCard(block)).toEqual(want);
   });
 
+  it.each<[string, string, string, boolean]>([
+    [
+      'a trailing slash added',
+      'https://docs.example.com/v2',
+      'https://docs.example.com/v2/',
+      false,
+    ],
+    ['a trailing slash removed', 'https://example.com/a/', 'https://example.com/a', false],
+    ['host case and an empty path', 'https://Example.COM', 'https://example.com/', false],
+    ['a default port', 'http://example.com:80/x', 'http://example.com/x', false],
+    ['the fragment dropped', 'https://example.com/a#part', 'https://example.com/a', false],
+    ['an empty query', 'https://example.com/a?', 'https://example.com/a', false],
+    ['http upgraded to https', 'http://example.com/a', 'https://example.com/a', true],
+    ['another path', 'https://example.com/start', 'https://example.com/v2/start', true],
+    ['another query', 'https://example.com/a?x=1', 'https://example.com/a?x=2', true],
+    ['path case matters', 'https://example.com/A', 'https://example.com/a', true],
+    ['not a URL: compared as text', 'docs', 'docs/', true],
+  ])('web_fetch redirected: %s', (_, requested, final, redirected) => {
+    const card = webCard(
+      toolBlock(
+        'web_fetch',
+        { url: requested },
+        ok({ url: final, statusCode: 200, truncated: false }),
+      ),
+    );
+    expect(card?.tool === 'web_fetch' && card.state === 'ok' && card.redirected).toBe(redirected);
+  });
+
   it('web_search: sources in order, only http/https as links, label fallback, answer', () => {
     const card = webCard(toolBlock('web_search', { query: 'q' }, ok(searchMeta)));
     expect(card?.tool === 'web_search' && card.state === 'ok' && card).toMatchObject({

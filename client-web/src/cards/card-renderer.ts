@@ -1,5 +1,5 @@
 import type { Card, CardBody, PathFacts, RendererRegistry, ToolCallBlock } from '@dsh/card-models';
-import type { Component, InjectionKey } from 'vue';
+import type { Component, InjectionKey, Ref } from 'vue';
 
 /** Where a card is drawn: compact in the conversation, complete in the details panel. */
 export type CardMode = 'conversation' | 'details';
@@ -34,3 +34,17 @@ export type WebRendererRegistry = RendererRegistry<Component>;
  * it uses the shared registry of `createWebRegistry()`.
  */
 export const rendererRegistryKey: InjectionKey<WebRendererRegistry> = Symbol('dsh-renderers');
+
+/** What a card may need to know about the conversation window it is drawn in. */
+export interface CardWindow {
+  /** True while older events than the loaded window exist (an orphan's call may be there). */
+  readonly hasMore: boolean;
+  /** Calls whose question is open in a pending card below: their card does not repeat it. */
+  readonly pendingQuestionCalls: ReadonlySet<string>;
+}
+
+/**
+ * Injection key for the window facts the conversation provides. Without a provider (the
+ * details panel, tests) cards draw everything themselves and say nothing about paging.
+ */
+export const cardWindowKey: InjectionKey<Readonly<Ref<CardWindow>>> = Symbol('dsh-card-window');

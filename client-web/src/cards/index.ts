@@ -3,8 +3,10 @@
 export { default as ToolCard } from './ToolCard.vue';
 export { createWebRegistry, sharedWebRegistry } from './web-registry.js';
 export {
+  cardWindowKey,
   rendererRegistryKey,
   type BodyOf,
+  type CardWindow,
   type CardMode,
   type CardRendererEmits,
   type CardRendererProps,

@@ -19,6 +19,7 @@ export default function setup(): void {
   const index = join(clientDir, 'dist/index.html');
   const sources = Math.max(
     newestMtime(join(clientDir, 'src')),
+    newestMtime(join(clientDir, 'public')),
     newestMtime(join(clientDir, '../card-models/src')),
     newestMtime(join(clientDir, '../client-live/src')),
     statSync(join(clientDir, 'index.html')).mtimeMs,

@@ -6,7 +6,7 @@ import { journalsDir } from '@dsh/fixtures/journals';
 import type { SessionEvent } from '@dsh/gen/events';
 import type { JournalStore } from '@dsh/journal';
 import { createJournalStore } from '@dsh/journal-file';
-import { createDemoProvider } from '@dsh/providers';
+import { createDemoProvider, demoSteps } from '@dsh/providers';
 import { startServer, type RunningServer } from '@dsh/server';
 import { createFirstPartyTools, type FirstPartyTools } from '@dsh/tools';
 import { webDistDir } from '../../web-dist.js';
@@ -15,6 +15,19 @@ import { webDistDir } from '../../web-dist.js';
 interface HostJournal {
   readonly length: number;
   append(payloads: readonly SessionEvent['payload'][]): Promise<SessionEvent[]>;
+}
+
+/**
+ * The index of the demo model's first scripted step that calls `tool` (the test host's
+ * demo model has no host URL, so the web_fetch step is left out, as here). A session whose
+ * last assistant call is `demo-0-<index - 1>-0` makes the demo model take that step next.
+ */
+export function demoStepIndex(tool: string): number {
+  const index = demoSteps({ cwd: '/nonexistent', prompt: '', hostUrl: undefined }).findIndex(
+    (step) => step.calls.some((call) => call.name === tool),
+  );
+  if (index < 0) throw new Error(`the demo script has no step calling ${tool}`);
+  return index;
 }
 
 /** The repository's fixture journals and the built web client. */

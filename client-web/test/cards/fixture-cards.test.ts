@@ -39,7 +39,7 @@ describe('ToolCard (fixture journals)', () => {
       wrapper.unmount();
     }
     await expect(`${parts.join('\n')}\n`).toMatchFileSnapshot(`__snapshots__/${name}.html`);
-  });
+  }, 30_000); // A snapshot, not a timing test: the long-paging fixture mounts many cards.
 });
 
 /** Fields a conversation card limits (or offers to expand) and details show in full. */

@@ -3,9 +3,12 @@ import { activeContent } from './active-content.js';
 import { loadFixture, topLevelBlocks, withSubCalls } from './fixture-blocks.js';
 import { mountCard } from './mount-card.js';
 
-/** The serialised HTML with attribute values blanked, so only markup is left to inspect. */
+/**
+ * The serialised HTML with attribute values and text blanked, so only markup is left to
+ * inspect (hostile text such as `<img onerror=…>` is shown, escaped, as text on purpose).
+ */
 function markupOnly(html: string): string {
-  return html.replace(/="[^"]*"/g, '=""');
+  return html.replace(/="[^"]*"/g, '=""').replace(/>[^<]*</g, '><');
 }
 
 describe('ToolCard (hostile input)', () => {
@@ -32,6 +35,9 @@ describe('ToolCard (hostile input)', () => {
     if (!bash) throw new Error('hostile-output has no tool block');
     const wrapper = await mountCard(bash, facts, 'details');
     expect(wrapper.text()).toContain('<script>alert("desc")</script>');
+    // Output before the clear and the reset is still there, as text.
+    expect(wrapper.text()).toContain('<img src=x onerror="alert(1)">');
+    expect(wrapper.text()).toContain('screen cleared, cursor home');
     expect(wrapper.findAll('a')).toHaveLength(0);
   });
 });

@@ -112,11 +112,11 @@ describe('importClaudeCode()', () => {
     await importClaudeCode(store, sandbox.projects);
     const cards = cardsByCallId(await allEvents(await store.open(mainId)));
     expect(cards.get('toolu_deploy')?.row).toMatchObject({
-      state: 'error',
+      state: 'stopped',
       errorCode: 'interrupted',
     });
     expect(cards.get('toolu_slow')?.row).toMatchObject({
-      state: 'error',
+      state: 'stopped',
       errorCode: 'interrupted',
     });
   });

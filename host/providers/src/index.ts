@@ -10,6 +10,7 @@ export type {
 export { ProviderError, type ProviderErrorCode } from './provider-error.js';
 export { createOpenAiProvider, type OpenAiProviderOptions } from './openai-provider.js';
 export { createDemoProvider, type DemoProviderOptions } from './demo-provider.js';
+export { demoSteps } from './demo-script.js';
 export { createProviderFactory } from './provider-factory.js';
 export { sseEvents } from './sse-events.js';
 export { retryDelay } from './retry-delay.js';

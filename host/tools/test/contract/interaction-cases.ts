@@ -10,15 +10,18 @@ const questions = [
     options: [{ label: 'Yes', description: 'do it' }, { label: 'No' }],
   },
 ];
-const questionItems = [
+/** The question card's items; `chosen` are the labels the person picked. */
+const questionItems = (chosen?: string[]) => [
   {
     question: 'Proceed?',
     header: 'Go',
     options: [
-      { label: 'Yes', description: 'do it' },
-      { label: 'No', description: undefined },
+      { label: 'Yes', description: 'do it', chosen: chosen?.includes('Yes') === true },
+      { label: 'No', description: undefined, chosen: chosen?.includes('No') === true },
     ],
     multiSelect: false,
+    answer: chosen,
+    typed: [],
   },
 ];
 
@@ -73,13 +76,13 @@ export const interactionCases: CardCase[] = [
       expect(run.runningCard.body).toEqual({
         kind: 'question',
         state: 'waiting',
-        questions: questionItems,
+        questions: questionItems(),
         answers: undefined,
       });
       expect(run.card.body).toEqual({
         kind: 'question',
         state: 'answered',
-        questions: questionItems,
+        questions: questionItems(['Yes']),
         answers: 'Q: Proceed?\nA: Yes',
       });
       expect(run.events.map((e) => e.payload.case)).toEqual([
@@ -100,7 +103,10 @@ export const interactionCases: CardCase[] = [
     running: 'question',
     settled: 'question',
     errorCode: 'cancelled',
-    check: (run) => expect(bodyOf(run, 'question')).toMatchObject({ state: 'cancelled' }),
+    check: (run) => {
+      expect(bodyOf(run, 'question')).toMatchObject({ state: 'cancelled' });
+      expect(run.card.status).toEqual({ state: 'declined', label: 'declined' });
+    },
   },
   {
     name: 'ask_user interrupted by a cancelled turn',
@@ -110,7 +116,10 @@ export const interactionCases: CardCase[] = [
     running: 'question',
     settled: 'question',
     errorCode: 'interrupted',
-    check: (run) => expect(bodyOf(run, 'question')).toMatchObject({ state: 'interrupted' }),
+    check: (run) => {
+      expect(bodyOf(run, 'question')).toMatchObject({ state: 'interrupted' });
+      expect(run.card.status).toEqual({ state: 'stopped', label: 'stopped' });
+    },
   },
   {
     name: 'ask_user with nobody to answer: Generic',

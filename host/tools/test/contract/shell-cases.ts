@@ -39,6 +39,7 @@ export const shellCases: CardCase[] = [
         background: false,
         output: undefined,
         ending: undefined,
+        timedOut: false,
       });
       expect(run.card.body).toEqual({
         ...standard,
@@ -50,8 +51,10 @@ export const shellCases: CardCase[] = [
         background: false,
         output: 'hello',
         ending: { kind: 'exit', code: 3 },
+        timedOut: false,
       });
       expect(run.card.row).toMatchObject({ title: 'Bash', kind: 'bash', state: 'ok' });
+      expect(run.card.status).toEqual({ state: 'error', label: 'failed' });
     },
   },
   {
@@ -95,6 +98,7 @@ export const shellCases: CardCase[] = [
         background: true,
         output: undefined,
         ending: undefined,
+        timedOut: false,
       });
       for (let i = 0; i < 100 && !logHas(ack?.outputPath ?? '', 'bg-done'); i++) await sleep(50);
       expect(readFileSync(ack?.outputPath ?? '', 'utf8')).toBe('bg-done\n');
@@ -120,6 +124,7 @@ export const shellCases: CardCase[] = [
         background: false,
         output: undefined,
         ending: undefined,
+        timedOut: false,
       });
       expect(run.text).toBe(join(h.cwd, 'keep'));
       expect(run.card.row.resultText).toBe(join(h.cwd, 'keep'));
@@ -145,6 +150,7 @@ export const shellCases: CardCase[] = [
         background: false,
         output: 'sent-42\n',
         ending: undefined,
+        timedOut: false,
       });
       expect(run.card.row.title).toBe('Terminal');
     },
@@ -192,8 +198,10 @@ export const shellCases: CardCase[] = [
         background: false,
         output: `before\n${timeoutNotice(300)}`,
         ending: { kind: 'signal', signal: 'SIGTERM' },
+        timedOut: true,
       });
       expect(run.card.row).toMatchObject({ state: 'error', errorCode: 'timeout' });
+      expect(run.card.status).toEqual({ state: 'error', label: 'timed out' });
     },
   },
   {

@@ -82,7 +82,10 @@ async function runCase(c: CardCase): Promise<void> {
   expect(run.runningCard.row.state).toBe('running');
   expect(run.result.isError).toBe(c.errorCode !== '');
   expect(run.card.row.errorCode).toBe(c.errorCode);
-  expect(run.card.row.state).toBe(c.errorCode === '' ? 'ok' : 'error');
+  // A Stop is `stopped` whichever event records it; other errors are errors.
+  expect(run.card.row.state).toBe(
+    c.errorCode === '' ? 'ok' : c.errorCode === 'interrupted' ? 'stopped' : 'error',
+  );
   expect(run.card.row).toMatchObject({ callId: run.callId, tool: c.tool, nested: false });
   expect(run.card.row.orphan).toBe(false);
   expect(run.card.row.resultText).toBe(run.text);
