@@ -37,5 +37,11 @@ export {
   type JournalSummary,
   type StoreChange,
 } from './journal-types.js';
+export {
+  maxEventLineBytes,
+  oversizedLineType,
+  parseLineHead,
+  type OversizedLine,
+} from './oversized-line.js';
 export { defaultMaxMessages, maxMaxMessages, pageRange, type PageRange } from './page-range.js';
 export { parseSessionId } from './session-id.js';

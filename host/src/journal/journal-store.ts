@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, stat } from 'node:fs/promises';
+import { link, mkdir, open, readdir, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createProjectionRegistry, type ProjectionRegistry } from '../projections/index.js';
 import { isJournalTime } from './check-append-times.js';
 import { FileJournal } from './file-journal.js';
+import { ioError } from './io-error.js';
 import { encodeHeaderLine, formatVersion, type JournalHeader } from './journal-header.js';
 import {
   JournalError,
@@ -42,7 +43,13 @@ interface Failure {
  */
 export async function createJournalStore(options: JournalStoreOptions): Promise<JournalStore> {
   const dataDir = resolve(options.dataDir);
-  await mkdir(dataDir, { recursive: true });
+  await mkdir(dataDir, { recursive: true }).catch((error: unknown) => {
+    throw ioError(error, {
+      action: `cannot create the data dir ${dataDir}`,
+      path: dataDir,
+      dataDir,
+    });
+  });
   return new FileJournalStore(
     dataDir,
     (options.fixtureDirs ?? []).map((d) => resolve(d)),
@@ -221,27 +228,46 @@ class FileJournalStore implements JournalStore {
     return undefined;
   }
 
-  /** Writes a new journal's header durably; false when the file already exists. */
+  /**
+   * Writes a new journal's header durably; false when the file already exists. The
+   * header goes to a temp file first and is linked to its name only once it is on disk,
+   * so a failure (disk full) leaves no journal behind, and `link` fails on a taken name
+   * the way `O_EXCL` does.
+   */
   private async writeHeader(header: JournalHeader): Promise<boolean> {
-    const path = join(this.dataDir, `${header.sessionId}.jsonl`);
-    const fd = await open(path, 'wx').catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'EEXIST') return undefined;
-      throw error;
-    });
-    if (fd === undefined) return false;
+    const id = header.sessionId;
+    const path = join(this.dataDir, `${id}.jsonl`);
+    const temp = join(this.dataDir, `.${id}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    let linked = false;
     try {
-      await fd.write(encodeHeaderLine(header) + '\n');
-      await fd.datasync();
+      const fd = await open(temp, 'wx');
+      try {
+        await fd.write(encodeHeaderLine(header) + '\n');
+        await fd.datasync();
+      } finally {
+        await fd.close();
+      }
+      linked = await link(temp, path).then(
+        () => true,
+        (error: NodeJS.ErrnoException) => {
+          if (error.code === 'EEXIST') return false;
+          throw error;
+        },
+      );
+      if (!linked) return false;
+      const dir = await open(this.dataDir, 'r');
+      try {
+        await dir.sync(); // Makes the new directory entry durable too.
+      } finally {
+        await dir.close();
+      }
+      return true;
+    } catch (error) {
+      if (linked) await rm(path, { force: true }).catch(() => undefined);
+      throw ioError(error, { action: `cannot create session ${id}`, path, dataDir: this.dataDir });
     } finally {
-      await fd.close();
+      await rm(temp, { force: true }).catch(() => undefined);
     }
-    const dir = await open(this.dataDir, 'r');
-    try {
-      await dir.sync(); // Makes the new directory entry durable too.
-    } finally {
-      await dir.close();
-    }
-    return true;
   }
 
   private noteUpdated(id: string): void {
