@@ -10,7 +10,7 @@ import { ProviderError } from '../providers/provider-error.js';
 import type { ToolRuntime } from '../tools/tool-runtime.js';
 import { approvalVerdict } from './approval-policy.js';
 import { createConversationHistory } from './conversation-history.js';
-import { closeDanglingTurn } from './dangling-turn.js';
+import { danglingTurnClosing, recoverDanglingTurn, type DanglingReason } from './dangling-turn.js';
 import { createEventRecorder } from './event-recorder.js';
 import { runModelStep } from './model-step.js';
 import { payloads } from './payloads.js';
@@ -44,6 +44,17 @@ export interface AgentSession {
   idle(): Promise<void>;
 }
 
+/** The reason a turn's journal closes with when the host could not write its end. */
+function writeFailure(turn: number, cause: unknown): DanglingReason {
+  const why = cause instanceof Error ? cause.message : String(cause);
+  return {
+    message:
+      `Turn ${turn} stopped: the host could not write to this session's journal (${why}). ` +
+      'Calls still open were interrupted; send a new prompt to continue.',
+    code: 'journal_write_failed',
+  };
+}
+
 /** Facts about the machine the model gets once, at the start of a session's first turn. */
 function environmentContext(cwd: string): EventPayload {
   const facts = { cwd, platform: process.platform, date: new Date().toISOString().slice(0, 10) };
@@ -59,6 +70,8 @@ interface Input {
 /** Opens the agent for a session, folding its journal into the model's conversation once. */
 export async function openAgentSession(options: AgentSessionOptions): Promise<AgentSession> {
   const { journal, provider, runtime } = options;
+  const sessionId = journal.header.sessionId;
+  await recoverDanglingTurn(journal);
   const history = createConversationHistory();
   const existing = await journal.read(0, journal.length);
   history.add(existing);
@@ -67,8 +80,6 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
     if (event.payload.case === 'turnStart') lastTurn = Math.max(lastTurn, event.payload.value.turn);
   }
   const recorder = createEventRecorder(journal, (events) => history.add(events));
-  const dangling = journal.readOnly ? [] : closeDanglingTurn(existing);
-  if (dangling.length > 0) await recorder.record(dangling);
   const pending = createPendingInteractions();
   const sessionAllowed = new Set<string>();
   let queue: Input[] = [];
@@ -76,6 +87,16 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
   let active: { controller: AbortController; done: Promise<void> } | undefined;
   let drive: Promise<void> = Promise.resolve();
   let nextId = 0;
+  /** Set when a turn could not record its end: the next turn closes it first. */
+  let leftOpen: DanglingReason | undefined;
+
+  /** Closes a turn the journal still shows open after a failed write; throws while it cannot. */
+  async function closeLeftOpen(): Promise<void> {
+    if (leftOpen === undefined) return;
+    const closing = await danglingTurnClosing(journal, leftOpen);
+    if (closing.length > 0) await recorder.record(closing);
+    leftOpen = undefined;
+  }
 
   async function runTurn(input: Input, started: (error?: unknown) => void): Promise<void> {
     const turn = ++lastTurn;
@@ -100,12 +121,15 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
     let finish!: () => void;
     active = { controller, done: new Promise((resolve) => (finish = resolve)) };
     let reason = TurnEndReason.COMPLETED;
+    let opened = false;
     try {
+      await closeLeftOpen();
       await recorder.record([
         payloads.userMessage(input.content, input.source),
         payloads.turnStart(turn),
         ...(turn === 1 ? [environmentContext(journal.header.cwd)] : []),
       ]);
+      opened = true;
       started();
       for (let step = 0; ; step++) {
         const steer = steering;
@@ -148,7 +172,7 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
       }
     } catch (cause) {
       started(cause);
-      if (!signal.aborted) {
+      if (opened && !signal.aborted) {
         const error =
           cause instanceof ProviderError
             ? cause
@@ -163,15 +187,28 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
       }
     } finally {
       started();
-      if (signal.aborted) reason = TurnEndReason.CANCELLED;
-      await recorder.record([payloads.turnEnd(turn, reason)]).catch((cause: unknown) => {
-        console.error(
-          `dsh: cannot record the end of turn ${turn} of ${journal.header.sessionId}:`,
-          cause,
-        );
-      });
+      if (!opened) lastTurn = turn - 1;
+      else {
+        if (signal.aborted) reason = TurnEndReason.CANCELLED;
+        await recorder.record([payloads.turnEnd(turn, reason)]).catch((cause: unknown) => {
+          leftOpen = writeFailure(turn, cause);
+          console.error(`dsh: cannot record the end of turn ${turn} of ${sessionId}:`, cause);
+        });
+      }
+      if (!opened || leftOpen !== undefined) dropQueued(turn);
       finish();
     }
+  }
+
+  /** Input queued behind a turn the journal could not take would fail the same way. */
+  function dropQueued(turn: number): void {
+    if (queue.length === 0 && steering.length === 0) return;
+    console.error(
+      `dsh: session ${sessionId}: dropping ${queue.length + steering.length} queued input(s): ` +
+        `turn ${turn} could not be written to the journal`,
+    );
+    queue = [];
+    steering = [];
   }
 
   function start(first: Input): Promise<void> {
@@ -225,7 +262,6 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
       return { cancelled: true, cleared };
     },
     respond(response) {
-      const sessionId = journal.header.sessionId;
       switch (response.case) {
         case 'approval': {
           const { approvalId, decision } = response.value;

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createAgentRuntime } from '../agent/index.js';
+import { createAgentRuntime, recoverDanglingTurn } from '../agent/index.js';
 import { loadAgentConfig } from '../providers/config.js';
 import { createProviderFactory } from '../providers/provider-factory.js';
 import { createFirstPartyTools } from '../tools/index.js';
@@ -46,6 +46,8 @@ export async function serve(
   const store = await createJournalStore({
     dataDir: config.dataDir,
     fixtureDirs: [...config.fixtureDirs],
+    // A turn a stopped host left open is closed before any client sees the session.
+    onFirstOpen: (journal) => recoverDanglingTurn(journal),
   });
   // The demo model fetches the host's own page; its URL is known once the server listens.
   const demo: { hostUrl?: string } = {};

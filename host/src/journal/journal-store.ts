@@ -22,6 +22,12 @@ export interface JournalStoreOptions {
   readonly dataDir: string;
   /** Read-only session dirs (fixtures, imports); the data dir wins on a shared id. */
   readonly fixtureDirs?: readonly string[];
+  /**
+   * Runs once on each writable journal when it is first opened, before any caller gets
+   * it: a serving host closes there the turn a stopped host left open. A failure (disk
+   * full) is logged and the journal is served as it is.
+   */
+  readonly onFirstOpen?: (journal: Journal) => Promise<unknown>;
 }
 
 interface Located {
@@ -53,6 +59,7 @@ export async function createJournalStore(options: JournalStoreOptions): Promise<
   return new FileJournalStore(
     dataDir,
     (options.fixtureDirs ?? []).map((d) => resolve(d)),
+    options.onFirstOpen,
   );
 }
 
@@ -67,6 +74,7 @@ class FileJournalStore implements JournalStore {
   constructor(
     readonly dataDir: string,
     private readonly fixtureDirs: readonly string[],
+    private readonly onFirstOpen: JournalStoreOptions['onFirstOpen'],
   ) {}
 
   async list(): Promise<JournalSummary[]> {
@@ -166,6 +174,11 @@ class FileJournalStore implements JournalStore {
         onAppend: () => this.noteUpdated(id),
       });
       this.failures.delete(id);
+      if (!journal.readOnly && this.onFirstOpen !== undefined) {
+        await this.onFirstOpen(journal).catch((error: unknown) => {
+          console.error(`dsh: session ${id}: cannot recover it on open:`, error);
+        });
+      }
       this.opened.set(id, journal);
       return journal;
     } catch (error) {

@@ -47,13 +47,7 @@ export function toConnectError(error: unknown, log: InternalErrorLog = defaultLo
       case 'exists':
         return new ConnectError(error.message, Code.AlreadyExists, undefined, undefined, error);
       case 'no_space':
-        return new ConnectError(
-          error.message,
-          Code.ResourceExhausted,
-          undefined,
-          undefined,
-          error,
-        );
+        return new ConnectError(error.message, Code.ResourceExhausted, undefined, undefined, error);
       case 'unavailable':
         return new ConnectError(error.message, Code.Unavailable, undefined, undefined, error);
       case 'too_large':
