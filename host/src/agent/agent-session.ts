@@ -12,6 +12,7 @@ import { approvalVerdict } from './approval-policy.js';
 import { createConversationHistory } from './conversation-history.js';
 import { danglingTurnClosing, recoverDanglingTurn, type DanglingReason } from './dangling-turn.js';
 import { createEventRecorder } from './event-recorder.js';
+import { fitPayloads } from './fit-payloads.js';
 import { runModelStep } from './model-step.js';
 import { payloads } from './payloads.js';
 import { createPendingInteractions } from './pending-interactions.js';
@@ -79,7 +80,11 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
   for (const event of existing) {
     if (event.payload.case === 'turnStart') lastTurn = Math.max(lastTurn, event.payload.value.turn);
   }
-  const recorder = createEventRecorder(journal, (events) => history.add(events));
+  const recorder = createEventRecorder(
+    journal,
+    (events) => history.add(events),
+    (payloads) => fitPayloads(payloads, options.spillDir),
+  );
   const pending = createPendingInteractions();
   const sessionAllowed = new Set<string>();
   let queue: Input[] = [];

@@ -1,11 +1,12 @@
 import type { SessionEvent } from '@dsh/gen/events';
-import type { EventPayload, Journal } from '../journal/journal-types.js';
+import { JournalError, type EventPayload, type Journal } from '../journal/journal-types.js';
 
 /**
  * Serialises one session's appends: events reach the journal in the order they are
  * recorded. Stream chunks are batched per tick into one append; `record` flushes them
- * first, so a chunk never lands after the message that follows it. A batched append
- * that fails (disk full) is never an unhandled rejection: `flush` throws its error.
+ * first, so a chunk never lands after the message that follows it. An append the
+ * journal refuses as `too_large` is retried once through `fit`. A batched append that
+ * fails (disk full) is never an unhandled rejection: `flush` throws its error.
  */
 export interface EventRecorder {
   record(payloads: readonly EventPayload[]): Promise<SessionEvent[]>;
@@ -18,10 +19,14 @@ export interface EventRecorder {
   flush(): Promise<void>;
 }
 
-/** Creates the recorder; `onRecorded` sees every durable event in seq order. */
+/**
+ * Creates the recorder; `onRecorded` sees every durable event in seq order, and `fit`
+ * makes events over the journal's line limit small enough (see `fitPayloads`).
+ */
 export function createEventRecorder(
   journal: Journal,
   onRecorded: (events: readonly SessionEvent[]) => void,
+  fit?: (payloads: readonly EventPayload[]) => Promise<EventPayload[]>,
 ): EventRecorder {
   let tail: Promise<unknown> = Promise.resolve();
   let batch: EventPayload[] = [];
@@ -30,7 +35,12 @@ export function createEventRecorder(
 
   const append = (payloads: readonly EventPayload[]): Promise<SessionEvent[]> => {
     const run = tail.then(async () => {
-      const events = await journal.append(payloads);
+      const events = await journal.append(payloads).catch(async (error: unknown) => {
+        if (fit === undefined || !(error instanceof JournalError && error.kind === 'too_large')) {
+          throw error;
+        }
+        return journal.append(await fit(payloads));
+      });
       onRecorded(events);
       return events;
     });

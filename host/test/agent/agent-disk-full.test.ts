@@ -12,6 +12,7 @@ import type { ModelProvider, ProviderChunk } from '../../src/providers/index.js'
 import type { Tool } from '../../src/tools/tool.js';
 import { mountTmpfs, tmpfsMissing, type Tmpfs } from '../journal/tmpfs.js';
 import { typeName } from './harness.js';
+import { scripted, step } from './scripted-provider.js';
 
 const missing = tmpfsMissing();
 if (missing !== undefined) console.warn(`skipping the agent disk-full tests: ${missing}`);
@@ -19,53 +20,6 @@ if (missing !== undefined) console.warn(`skipping the agent disk-full tests: ${m
 let disk: Tmpfs;
 let store: JournalStore;
 let runtime: AgentRuntime;
-
-/** The chunks of one model step: a text block, then the given tool calls. */
-function step(text: string, calls: { id: string; name: string }[] = []): ProviderChunk[] {
-  const chunks: ProviderChunk[] = [
-    {
-      case: 'blockStart',
-      value: { $typeName: 'dsh.session.v1.BlockStart', index: 0, blockType: BlockType.TEXT },
-    },
-    { case: 'textDelta', value: { $typeName: 'dsh.session.v1.TextDelta', index: 0, text } },
-  ];
-  calls.forEach((call, i) => {
-    const index = i + 1;
-    const block = create(ContentBlockSchema, {
-      block: { case: 'toolCall', value: { id: call.id, name: call.name, arguments: '{}' } },
-    });
-    chunks.push(
-      {
-        case: 'blockStart',
-        value: { $typeName: 'dsh.session.v1.BlockStart', index, blockType: BlockType.TOOL_CALL },
-      },
-      { case: 'blockEnd', value: { $typeName: 'dsh.session.v1.BlockEnd', index, block } },
-    );
-  });
-  chunks.push({
-    case: 'finish',
-    value: { $typeName: 'dsh.session.v1.Finish', reason: calls.length > 0 ? 'tool_calls' : 'stop' },
-  });
-  return chunks;
-}
-
-/** A model that plays `steps` in order; `beforeChunk(step, i)` runs before chunk i of a step. */
-function scripted(
-  steps: ProviderChunk[][],
-  beforeChunk: (step: number, chunk: number) => Promise<void> = async () => {},
-): ModelProvider {
-  let next = 0;
-  return {
-    model: 'scripted',
-    async *stream() {
-      const at = next++;
-      for (const [i, chunk] of (steps[at] ?? step('done')).entries()) {
-        await beforeChunk(at, i);
-        yield chunk;
-      }
-    },
-  };
-}
 
 let sessionId = '';
 
