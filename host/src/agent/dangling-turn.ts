@@ -104,14 +104,20 @@ export function closeDanglingTurn(
  * rewrites, and does nothing to a read-only journal. Meant for the moment a host first
  * opens a journal it serves, before any client or agent sees it. Reads only the last
  * turn (from its `turn/start`, or the last `turn/end`, back one event for the message
- * that opened it); resolves with the number of events appended.
+ * that opened it); resolves with the number of events appended. The events get `time`,
+ * or the current time.
  */
 export async function recoverDanglingTurn(
   journal: Journal,
   reason: DanglingReason = hostStoppedReason,
+  time?: Date,
 ): Promise<number> {
   const closing = await danglingTurnClosing(journal, reason);
-  if (closing.length > 0) await journal.append(closing);
+  if (closing.length === 0) return 0;
+  await journal.append(
+    closing,
+    time === undefined ? undefined : { times: closing.map(() => time) },
+  );
   return closing.length;
 }
 

@@ -6,7 +6,13 @@ import { loadAgentConfig } from '../providers/config.js';
 import { createProviderFactory } from '../providers/provider-factory.js';
 import { createFirstPartyTools } from '../tools/index.js';
 import { searchProviderFromEnv } from '../tools/search-provider.js';
-import { createJournalStore, type JournalStore } from '../journal/index.js';
+import {
+  acquireDataDirLock,
+  createJournalStore,
+  dataDirHeldMessage,
+  type DataDirLock,
+  type JournalStore,
+} from '../journal/index.js';
 import { resolveToken } from '../server/auth.js';
 import { hostVersion } from '../server/host-version.js';
 import { startServer } from '../server/start-server.js';
@@ -22,9 +28,11 @@ const demoSessions = ['showcase', 'long-paging', 'run-code', 'approvals', 'inter
 const webRoot = fileURLToPath(new URL('../../../client-web/dist', import.meta.url));
 
 /**
- * Runs `dsh serve` until SIGINT or SIGTERM: seeds demo sessions into an empty data dir,
- * opens the store, serves it, prints the URL (and a generated token), then shuts down
- * gracefully. Resolves with the process exit code.
+ * Runs `dsh serve` until SIGINT or SIGTERM: takes the data dir's writer lock (refusing to
+ * start, naming the holder, when another process has it; serving read-only when the dir
+ * cannot be written), seeds demo sessions into an empty data dir, opens the store,
+ * serves it, prints the URL (and a generated token), then shuts down gracefully and
+ * releases the lock. Resolves with the process exit code.
  */
 export async function serve(
   config: ServeConfig,
@@ -32,11 +40,37 @@ export async function serve(
   /** Extra work bound to the store's lifetime (e.g. `--watch-claude`); returns its stop. */
   attach?: (store: JournalStore) => Promise<() => Promise<void>>,
 ): Promise<number> {
-  const seed = await seedDemoSessions(config.dataDir, demoJournalsDir, demoSessions);
-  if ('skipped' in seed) {
-    if (!seed.skipped.includes('not empty')) out(`dsh: no demo sessions seeded: ${seed.skipped}`);
-  } else {
-    out(`dsh: seeded ${seed.seeded.length} demo sessions into ${config.dataDir}`);
+  const lock = await acquireDataDirLock(config.dataDir, 'dsh serve');
+  if (lock.kind === 'held') {
+    throw new Error(
+      dataDirHeldMessage(
+        config.dataDir,
+        lock,
+        'stop that host, or serve another dir with --data-dir DIR',
+      ),
+    );
+  }
+  try {
+    return await serveLocked(config, out, lock, attach);
+  } finally {
+    if (lock.kind === 'acquired') await lock.release();
+  }
+}
+
+async function serveLocked(
+  config: ServeConfig,
+  out: (line: string) => void,
+  lock: Exclude<DataDirLock, { kind: 'held' }>,
+  attach?: (store: JournalStore) => Promise<() => Promise<void>>,
+): Promise<number> {
+  if (lock.kind === 'read_only') out(`dsh: ${lock.reason}; serving it read-only`);
+  else {
+    const seed = await seedDemoSessions(config.dataDir, demoJournalsDir, demoSessions);
+    if ('skipped' in seed) {
+      if (!seed.skipped.includes('not empty')) out(`dsh: no demo sessions seeded: ${seed.skipped}`);
+    } else {
+      out(`dsh: seeded ${seed.seeded.length} demo sessions into ${config.dataDir}`);
+    }
   }
   const agentConfig = await loadAgentConfig(config.model, process.env, homedir());
   if ('error' in agentConfig) throw new Error(agentConfig.error);

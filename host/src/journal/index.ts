@@ -43,5 +43,18 @@ export {
   parseLineHead,
   type OversizedLine,
 } from './oversized-line.js';
+export {
+  acquireDataDirLock,
+  dataDirHeldMessage,
+  dataDirLockName,
+  type DataDirLock,
+} from './data-dir-lock.js';
+export {
+  acquireLockFile,
+  describeHolder,
+  lockHolder,
+  type LockHolder,
+  type LockResult,
+} from './lock-file.js';
 export { defaultMaxMessages, maxMaxMessages, pageRange, type PageRange } from './page-range.js';
 export { parseSessionId } from './session-id.js';
