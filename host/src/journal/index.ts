@@ -56,5 +56,11 @@ export {
   type LockHolder,
   type LockResult,
 } from './lock-file.js';
-export { defaultMaxMessages, maxMaxMessages, pageRange, type PageRange } from './page-range.js';
+export {
+  defaultMaxMessages,
+  maxMaxMessages,
+  maxPageBytes,
+  pageRange,
+  type PageRange,
+} from './page-range.js';
 export { parseSessionId } from './session-id.js';

@@ -75,6 +75,15 @@ export class JournalIndex {
     return [this.offsets[from] as number, this.offsets[to] as number];
   }
 
+  /** Bytes of the lines of events [from, to), not counting oversized lines (never read). */
+  servedBytes(from: number, to: number): number {
+    const [start, end] = this.byteRange(from, to);
+    let bytes = end - start;
+    for (const seq of this.oversizedBetween(from, to))
+      bytes -= this.oversizedLines.get(seq)!.bytes + 1;
+    return bytes;
+  }
+
   /** Number of message boundaries with seq < `end`. */
   messagesBefore(end: number): number {
     let lo = 0;
