@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, open, readdir, rm, stat } from 'node:fs/promises';
+import { access, constants, link, mkdir, open, readdir, rm, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createProjectionRegistry, type ProjectionRegistry } from '../projections/index.js';
 import { isJournalTime } from './check-append-times.js';
@@ -56,10 +56,16 @@ export async function createJournalStore(options: JournalStoreOptions): Promise<
       dataDir,
     });
   });
+  // A read-only file system (EROFS) shows here; its sessions then list as read-only.
+  const writable = await access(dataDir, constants.W_OK).then(
+    () => true,
+    () => false,
+  );
   return new FileJournalStore(
     dataDir,
     (options.fixtureDirs ?? []).map((d) => resolve(d)),
     options.onFirstOpen,
+    writable,
   );
 }
 
@@ -75,6 +81,7 @@ class FileJournalStore implements JournalStore {
     readonly dataDir: string,
     private readonly fixtureDirs: readonly string[],
     private readonly onFirstOpen: JournalStoreOptions['onFirstOpen'],
+    private readonly writable: boolean,
   ) {}
 
   async list(): Promise<JournalSummary[]> {
@@ -209,7 +216,7 @@ class FileJournalStore implements JournalStore {
       const { header, tail } = ends;
       return {
         header,
-        readOnly: located.readOnly,
+        readOnly: located.readOnly || !this.writable,
         length: tail.length,
         updatedAt: tail.lastTime ?? new Date(header.createdAt),
         error: undefined,
@@ -221,7 +228,7 @@ class FileJournalStore implements JournalStore {
       const header = ends?.header ?? blankHeader(id);
       return {
         header,
-        readOnly: located.readOnly,
+        readOnly: located.readOnly || !this.writable,
         length: 0,
         updatedAt: ends?.header !== undefined ? new Date(header.createdAt) : located.mtime,
         error: (error as Error).message,

@@ -8,6 +8,7 @@ import { createConversation } from '@dsh/card-models';
 import { ApprovalDecision, TurnEndReason, type SessionEvent } from '@dsh/gen/events';
 import { PromptMode, SessionService } from '@dsh/gen/service';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mountTmpfs, tmpfsMissing } from '../journal/tmpfs.js';
 import { startDsh, runDsh, type DshProcess } from './dsh-process.js';
 import { followSession } from './session-follower.js';
 
@@ -91,6 +92,35 @@ describe('one writer per data dir (dsh serve subprocesses)', () => {
     ]);
     const last = events.at(-1)!;
     expect(last.time?.seconds).toBe(BigInt(Date.parse('2026-01-01T00:01:04.000Z') / 1000));
+  });
+});
+
+const noTmpfs = tmpfsMissing();
+describe.skipIf(noTmpfs !== undefined)('a read-only data dir (dsh serve subprocess)', () => {
+  it('is served read-only: sessions list and page, writes fail naming the data dir', async () => {
+    const disk = await mountTmpfs(8 * 1024 * 1024);
+    try {
+      dataDir = join(disk.dir, 'data');
+      const first = await serve();
+      await first.stop();
+      running.splice(running.indexOf(first), 1);
+      disk.remount('ro');
+      const dsh = await serve();
+      expect(dsh.output()).toMatch(
+        /dsh: cannot take the data dir lock .*\.dsh\.lock: the data dir .* is on a read-only file system \(EROFS\): .*; serving it read-only/,
+      );
+      const client = clientOf(dsh);
+      const listed = await client.listSessions({});
+      expect(listed.sessions.length).toBe(5);
+      expect(listed.sessions.every((s) => s.readOnly && s.error === '')).toBe(true);
+      expect((await client.page({ sessionId: 'showcase' })).events.length).toBeGreaterThan(0);
+      const error = await client.createSession({ cwd: project }).catch((e: unknown) => e);
+      expect(String(error)).toMatch(/\[failed_precondition\] .*read-only file system \(EROFS\)/);
+      await dsh.stop();
+      running.splice(running.indexOf(dsh), 1);
+    } finally {
+      await disk.unmount();
+    }
   });
 });
 

@@ -124,9 +124,9 @@ describe.skipIf(missing !== undefined)('a read-only data dir', () => {
   it('serves reads and refuses writes with read_only naming the data dir', async () => {
     store = await createJournalStore({ dataDir });
     const listed = await store.list();
-    expect(listed.map((s) => [s.header.sessionId, s.error]).sort()).toEqual([
-      ['a', undefined],
-      ['torn', undefined],
+    expect(listed.map((s) => [s.header.sessionId, s.readOnly, s.error]).sort()).toEqual([
+      ['a', true, undefined],
+      ['torn', true, undefined],
     ]);
     const journal = await store.open('a');
     expect(journal.readOnly).toBe(true);
@@ -150,9 +150,13 @@ describe.skipIf(missing !== undefined)('a read-only data dir', () => {
   it('maps a refused write to failed_precondition over RPC while Page and Follow work', async () => {
     store = await createJournalStore({ dataDir });
     const client = await serve(store);
-    expect((await client.page({ sessionId: 'a' })).events.length).toBeGreaterThan(0);
     const listed = await client.listSessions({});
-    expect(listed.sessions.find((s) => s.id === 'a')?.readOnly).toBe(true);
+    expect(listed.sessions.map((s) => s.readOnly)).toEqual([true, true]);
+    expect((await client.page({ sessionId: 'a' })).events.length).toBeGreaterThan(0);
+    const stream = client.follow({ sessionId: 'a' })[Symbol.asyncIterator]();
+    expect((await stream.next()).value?.frame.case).toBe('opening');
+    expect((await stream.next()).value?.frame.case).toBe('event');
+    await stream.return?.();
     const error = await rpcError(client.createSession({ cwd: disk.dir }));
     expect(error?.code).toBe(Code.FailedPrecondition);
     expect(error?.rawMessage).toMatch(/read-only file system \(EROFS\)/);
