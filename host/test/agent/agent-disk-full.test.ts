@@ -1,14 +1,14 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { create } from '@bufbuild/protobuf';
-import { BlockType, ContentBlockSchema } from '@dsh/gen/content';
 import { timestampNow } from '@bufbuild/protobuf/wkt';
+import { ContentBlockSchema } from '@dsh/gen/content';
 import { ExtensionEventSchema, SessionEventSchema, TurnEndReason } from '@dsh/gen/events';
 import { PromptMode } from '@dsh/gen/service';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAgentRuntime, type AgentRuntime } from '../../src/agent/index.js';
 import { createJournalStore, encodeEventLine, type JournalStore } from '../../src/journal/index.js';
-import type { ModelProvider, ProviderChunk } from '../../src/providers/index.js';
+import type { ModelProvider } from '../../src/providers/index.js';
 import type { Tool } from '../../src/tools/tool.js';
 import { mountTmpfs, tmpfsMissing, type Tmpfs } from '../journal/tmpfs.js';
 import { typeName } from './harness.js';
