@@ -3,7 +3,7 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import type { ContentBlock } from '@dsh/gen/content';
 import { ApprovalDecision, TurnEndReason } from '@dsh/gen/events';
 import { PromptMode, type RespondRequest } from '@dsh/gen/service';
-import type { EventPayload, Journal } from '../journal/journal-types.js';
+import { JournalError, type EventPayload, type Journal } from '../journal/journal-types.js';
 import type { ApprovalPolicy } from '../providers/config.js';
 import type { ModelProvider } from '../providers/provider.js';
 import { ProviderError } from '../providers/provider-error.js';
@@ -177,7 +177,12 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
       }
     } catch (cause) {
       started(cause);
-      if (opened && !signal.aborted) {
+      if (opened && cause instanceof JournalError) {
+        // The journal refused an event: stop what still runs, and close the turn the way
+        // recovery would, so no call it left open shows as running.
+        leftOpen = writeFailure(turn, cause);
+        controller.abort();
+      } else if (opened && !signal.aborted) {
         const error =
           cause instanceof ProviderError
             ? cause
@@ -193,7 +198,11 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
     } finally {
       started();
       if (!opened) lastTurn = turn - 1;
-      else {
+      else if (leftOpen !== undefined) {
+        await closeLeftOpen().catch((cause: unknown) => {
+          console.error(`dsh: cannot close turn ${turn} of ${sessionId}:`, cause);
+        });
+      } else {
         if (signal.aborted) reason = TurnEndReason.CANCELLED;
         await recorder.record([payloads.turnEnd(turn, reason)]).catch((cause: unknown) => {
           leftOpen = writeFailure(turn, cause);

@@ -200,7 +200,8 @@ class FileJournalStore implements JournalStore {
                 line: 0,
               },
             );
-      this.failures.set(id, { stamp: located.stamp, error: failed });
+      // Only a bad file is remembered; an I/O failure (too many open files) is retried.
+      if (failed.kind === 'corrupt') this.failures.set(id, { stamp: located.stamp, error: failed });
       throw failed;
     }
   }
