@@ -1,22 +1,12 @@
 import { constants, open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { create } from '@bufbuild/protobuf';
-import { timestampFromMs } from '@bufbuild/protobuf/wkt';
-import { SessionEventSchema, type SessionEvent } from '@dsh/gen/events';
+import type { SessionEvent } from '@dsh/gen/events';
 import type { ProjectionRegistry } from '../projections/index.js';
-import { checkAppendTimes } from './check-append-times.js';
 import { messageTypes } from './event-types.js';
 import type { JournalHeader } from './journal-header.js';
 import type { JournalIndex } from './journal-index.js';
 import { ioError, isReadOnlyError } from './io-error.js';
-import {
-  checkEventHead,
-  decodeEventLine,
-  eventFromHead,
-  eventType,
-  encodeEventLine,
-  maxSeq,
-} from './journal-line.js';
+import { checkEventHead, decodeEventLine, eventFromHead, eventType } from './journal-line.js';
 import {
   JournalError,
   type AppendOptions,
@@ -25,17 +15,14 @@ import {
   type JournalListener,
   type JournalPage,
 } from './journal-types.js';
-import { maxEventLineBytes, oversizedLineEvent } from './oversized-line.js';
+import { oversizedLineEvent } from './oversized-line.js';
 import { pageRange } from './page-range.js';
+import { prepareAppend, type PreparedAppend } from './prepare-append.js';
 import type { ProjectionCheckpoints } from './projection-checkpoints.js';
 import { scanJournal } from './scan-journal.js';
 import { splitLines } from './scan-lines.js';
 
-interface PendingAppend {
-  readonly events: SessionEvent[];
-  readonly lines: Buffer[];
-  /** Time of its last event. */
-  readonly lastTimeMs: number;
+interface PendingAppend extends PreparedAppend {
   readonly resolve: (events: SessionEvent[]) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -149,45 +136,12 @@ export class FileJournal implements Journal {
           ? `session ${sessionId} is closed`
           : undefined;
     if (refused !== undefined) return Promise.reject(new JournalError('read_only', refused));
-    if (this.nextSeq + payloads.length - 1 > maxSeq) {
-      return Promise.reject(
-        new JournalError('invalid_argument', `session ${sessionId} is full (seq limit)`),
-      );
-    }
-    const times = options?.times;
-    const badTimes = times === undefined ? undefined : checkAppendTimes(times, payloads.length);
-    if (badTimes !== undefined) {
-      return Promise.reject(
-        new JournalError('invalid_argument', `append to session ${sessionId}: ${badTimes}`),
-      );
-    }
+    const prepared = prepareAppend(sessionId, this.nextSeq, payloads, options);
+    if (!prepared.ok) return Promise.reject(prepared.error);
     if (payloads.length === 0) return Promise.resolve([]);
-    const now = Date.now();
-    const timesMs = payloads.map((_, i) => times?.[i]?.getTime() ?? now);
-    const events = payloads.map((payload, i) =>
-      create(SessionEventSchema, {
-        seq: this.nextSeq + i,
-        time: timestampFromMs(timesMs[i]!),
-        payload,
-      }),
-    );
-    const lines = events.map((e) => Buffer.from(encodeEventLine(e) + '\n'));
-    const tooLarge = lines.findIndex((line) => line.length - 1 > maxEventLineBytes);
-    if (tooLarge !== -1) {
-      const event = events[tooLarge]!;
-      return Promise.reject(
-        new JournalError(
-          'too_large',
-          `session ${sessionId}: event ${event.seq} (${eventType(event)}) would be a ` +
-            `${lines[tooLarge]!.length - 1}-byte journal line, over the ${maxEventLineBytes}-byte ` +
-            'limit: cut its content, or keep the content in a file and record a reference to it',
-        ),
-      );
-    }
     this.nextSeq += payloads.length;
-    const lastTimeMs = timesMs.at(-1)!;
     return new Promise((resolve, reject) => {
-      this.queue.push({ events, lines, lastTimeMs, resolve, reject });
+      this.queue.push({ ...prepared.value, resolve, reject });
       this.flushing ??= this.flush();
     });
   }

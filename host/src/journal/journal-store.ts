@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { access, constants, link, mkdir, open, readdir, rm, stat } from 'node:fs/promises';
+import { access, constants, mkdir, readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { createProjectionRegistry, type ProjectionRegistry } from '../projections/index.js';
 import { isJournalTime } from './check-append-times.js';
 import { FileJournal } from './file-journal.js';
 import { ioError } from './io-error.js';
-import { encodeHeaderLine, formatVersion, type JournalHeader } from './journal-header.js';
+import { formatVersion, type JournalHeader } from './journal-header.js';
 import {
   JournalError,
   type Journal,
@@ -15,6 +15,7 @@ import {
 } from './journal-types.js';
 import { readJournalEnds } from './read-journal-ends.js';
 import { parseSessionId } from './session-id.js';
+import { writeJournalHeader } from './write-journal-header.js';
 
 /** Options of `createJournalStore`. */
 export interface JournalStoreOptions {
@@ -138,7 +139,8 @@ class FileJournalStore implements JournalStore {
         model: init.model ?? '',
         title: init.title ?? '',
       };
-      const created = (await this.locate(id)) === undefined && (await this.writeHeader(header));
+      const created =
+        (await this.locate(id)) === undefined && (await writeJournalHeader(this.dataDir, header));
       if (created) {
         const journal = await this.open(id);
         this.emit({ kind: 'added', sessionId: id });
@@ -247,48 +249,6 @@ class FileJournalStore implements JournalStore {
       }
     }
     return undefined;
-  }
-
-  /**
-   * Writes a new journal's header durably; false when the file already exists. The
-   * header goes to a temp file first and is linked to its name only once it is on disk,
-   * so a failure (disk full) leaves no journal behind, and `link` fails on a taken name
-   * the way `O_EXCL` does.
-   */
-  private async writeHeader(header: JournalHeader): Promise<boolean> {
-    const id = header.sessionId;
-    const path = join(this.dataDir, `${id}.jsonl`);
-    const temp = join(this.dataDir, `.${id}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-    let linked = false;
-    try {
-      const fd = await open(temp, 'wx');
-      try {
-        await fd.write(encodeHeaderLine(header) + '\n');
-        await fd.datasync();
-      } finally {
-        await fd.close();
-      }
-      linked = await link(temp, path).then(
-        () => true,
-        (error: NodeJS.ErrnoException) => {
-          if (error.code === 'EEXIST') return false;
-          throw error;
-        },
-      );
-      if (!linked) return false;
-      const dir = await open(this.dataDir, 'r');
-      try {
-        await dir.sync(); // Makes the new directory entry durable too.
-      } finally {
-        await dir.close();
-      }
-      return true;
-    } catch (error) {
-      if (linked) await rm(path, { force: true }).catch(() => undefined);
-      throw ioError(error, { action: `cannot create session ${id}`, path, dataDir: this.dataDir });
-    } finally {
-      await rm(temp, { force: true }).catch(() => undefined);
-    }
   }
 
   private noteUpdated(id: string): void {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, unlinkSync } from 'node:fs';
 import { link, open, readFile, rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { isReadOnlyError } from './io-error.js';
 
 /** Who holds a lock file, as its content says. */
 export interface LockHolder {
@@ -25,7 +26,6 @@ export type LockResult =
   | { readonly kind: 'held'; readonly holder: LockHolder }
   | { readonly kind: 'read_only'; readonly error: NodeJS.ErrnoException };
 
-const readOnlyCodes = new Set(['EROFS', 'EACCES', 'EPERM']);
 /** A lock whose content cannot be read is taken as stale once it is this old. */
 const unreadableGraceMs = 2_000;
 /** A `.break` file older than this belongs to a breaker that died. */
@@ -48,10 +48,8 @@ export async function acquireLockFile(path: string, purpose: string): Promise<Lo
     try {
       created = await createWhole(path, content);
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code ?? '';
-      if (readOnlyCodes.has(code))
-        return { kind: 'read_only', error: error as NodeJS.ErrnoException };
-      throw error;
+      if (!isReadOnlyError(error)) throw error;
+      return { kind: 'read_only', error: error as NodeJS.ErrnoException };
     }
     if (created) return { kind: 'acquired', release: releaser(path, content) };
     const seen = await readFile(path, 'utf8').catch(() => undefined);
