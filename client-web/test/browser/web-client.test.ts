@@ -149,6 +149,8 @@ describe.skipIf(missing !== undefined)('web client in Chromium', { timeout: 60_0
       'Not answered: the turn that asked is no longer running.',
     );
     expect(await card.locator('button').count()).toBe(0);
+    await card.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${artifacts}approval-unanswered.png` });
     expect(errors).toEqual([]);
     await page.close();
   });
