@@ -107,7 +107,8 @@ export const directionRules: DirectionRules = {
       '@dsh/client-web/web-dist',
       '@dsh/client-tui',
     ],
-    test: ['@dsh/gen', '@dsh/fixtures'],
+    // End-to-end tests check what a client would show with the clients' own models.
+    test: ['@dsh/gen', '@dsh/fixtures', '@dsh/card-models'],
   },
   '@dsh/client-live': {
     source: ['@dsh/gen', '@dsh/card-models'],

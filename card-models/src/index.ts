@@ -6,6 +6,8 @@
 // Conversation assembly.
 export {
   createConversation,
+  pendingViews,
+  unansweredNote,
   type ApplyResult,
   type AssistantBlock,
   type Conversation,
@@ -13,6 +15,7 @@ export {
   type ConversationSnapshot,
   type PartialMessage,
   type PendingItem,
+  type PendingView,
   type ToolCallBlock,
   type ToolCallStatus,
   type ToolResultFacts,

@@ -5,6 +5,7 @@ export {
   type Conversation,
   type WindowError,
 } from './create-conversation.js';
+export { pendingViews, unansweredNote, type PendingView } from './pending-views.js';
 export type {
   AssistantBlock,
   ConversationNode,

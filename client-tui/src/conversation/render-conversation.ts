@@ -1,9 +1,10 @@
 import {
   deliverablesByTurn,
+  pendingViews,
   type ConversationNode,
   type ConversationSnapshot,
   type Deliverable,
-  type PendingItem,
+  type PendingView,
 } from '@dsh/card-models';
 import { oneLine, textLines } from '../cards/text-lines.js';
 import { theme } from '../cards/theme.js';
@@ -17,7 +18,8 @@ import { nodeItems, partialItems, type NodeContext } from './render-node.js';
  * append re-renders only the nodes card-models replaced, so a long window costs O(new).
  */
 export interface ConversationRenderer {
-  render(snapshot: ConversationSnapshot, width: number): ConversationItem[];
+  /** `running`: the session summary's running state (pending items get keys only then). */
+  render(snapshot: ConversationSnapshot, width: number, running?: boolean): ConversationItem[];
 }
 
 /** Creates a renderer with its own memo (one per session view). */
@@ -27,7 +29,7 @@ export function createConversationRenderer(
   let memoWidth = -1;
   let memo = new WeakMap<ConversationNode, ConversationItem[]>();
   return {
-    render(snapshot, width) {
+    render(snapshot, width, running = false) {
       if (width !== memoWidth) {
         memo = new WeakMap();
         memoWidth = width;
@@ -53,7 +55,9 @@ export function createConversationRenderer(
         }
       }
       if (snapshot.partial) items.push(...partialItems(snapshot.partial, nodeContext));
-      for (const pending of snapshot.pending) items.push(pendingItem(pending, width));
+      for (const view of pendingViews(snapshot.pending, running)) {
+        items.push(pendingItem(view, width));
+      }
       return items;
     },
   };
@@ -84,13 +88,18 @@ function deliverablesItem(
   return { key: `deliverables:${turn}`, lines: draw(width), details: draw };
 }
 
-/** A pending approval or question with the keys that answer it. */
-function pendingItem(item: PendingItem, width: number): ConversationItem {
+/** A pending approval or question with the keys that answer it, or the note why none do. */
+function pendingItem(view: PendingView, width: number): ConversationItem {
+  const { item, note } = view;
+  const unanswered = (w: number): StyledLine[] =>
+    textLines(note, w, { style: theme.dim, indent: 2 });
   const draw = (w: number): StyledLine[] => {
     if (item.kind === 'approval') {
       const reason = item.reason !== '' ? ` — ${item.reason}` : '';
+      const head = textLines(`Approve ${item.toolName}?${reason}`, w, { style: theme.pending });
+      if (note !== '') return [...head, ...unanswered(w)];
       return [
-        ...textLines(`Approve ${item.toolName}?${reason}`, w, { style: theme.pending }),
+        ...head,
         [
           seg('  y', theme.key),
           seg(' allow  '),
@@ -111,6 +120,7 @@ function pendingItem(item: PendingItem, width: number): ConversationItem {
           { style: theme.pending },
         ),
       );
+      if (note !== '') return;
       question.options.forEach((option, i) => {
         const description = option.description !== '' ? ` — ${oneLine(option.description)}` : '';
         lines.push(
@@ -126,6 +136,7 @@ function pendingItem(item: PendingItem, width: number): ConversationItem {
         );
       });
     });
+    if (note !== '') return [...lines, ...unanswered(w)];
     lines.push([
       seg('  1-9', theme.key),
       seg(' choose  '),

@@ -1,4 +1,5 @@
 import {
+  answerablePending,
   applyAnswer,
   loadOlderAtTop,
   onCommon,
@@ -21,7 +22,7 @@ export function onConversation(
   const open = state.open;
   const view = open?.view;
   const page = Math.max(1, (open?.view.frame().lines.length ?? 2) - 2);
-  const pending = open?.window.state.snapshot.pending ?? [];
+  const pending = answerablePending(state);
   const approval = pending.find((item) => item.kind === 'approval');
   const question = pending.find((item) => item.kind === 'question');
   switch (key.full) {

@@ -5,6 +5,7 @@ import { oneLine } from '../cards/text-lines.js';
 import { seg, type StyledLine } from '../text/styled-line.js';
 import { truncateLine } from '../text/text-width.js';
 import { toSgr } from '../text/to-sgr.js';
+import { answerablePending, running as sessionRunning } from './key-actions.js';
 import { helpLine, keyHelp } from './key-help.js';
 import { sessionListLines } from './session-list-lines.js';
 import type { TuiState } from './tui-state.js';
@@ -121,9 +122,11 @@ export function drawTui(
   let convLines: StyledLine[] = [];
   if (open && windowState) {
     const width = layout.convWidth - 2;
-    if (open.renderedFrom?.state !== windowState || open.renderedFrom.width !== width) {
-      open.view.setItems(open.renderer.render(windowState.snapshot, width));
-      open.renderedFrom = { state: windowState, width };
+    const isRunning = sessionRunning(state);
+    const from = open.renderedFrom;
+    if (from?.state !== windowState || from.width !== width || from.running !== isRunning) {
+      open.view.setItems(open.renderer.render(windowState.snapshot, width, isRunning));
+      open.renderedFrom = { state: windowState, width, running: isRunning };
     }
     open.view.setHeight(layout.bodyHeight);
     const frame = open.view.frame();
@@ -181,7 +184,7 @@ function statusFacts(state: TuiState): StyledLine {
   const open = state.open;
   const windowState = open?.window.state;
   if (!open || !windowState) return [seg('Tab: sessions  Enter: open', theme.dim)];
-  const pending = windowState.snapshot.pending[0];
+  const pending = answerablePending(state)[0];
   if (pending?.kind === 'approval')
     return [
       seg(

@@ -1,4 +1,11 @@
-import { applyAnswer, running, stop, type Key, type KeyContext } from './key-actions.js';
+import {
+  answerablePending,
+  applyAnswer,
+  running,
+  stop,
+  type Key,
+  type KeyContext,
+} from './key-actions.js';
 import { startAnswers, typeAnswer } from './question-answers.js';
 import type { TuiState } from './tui-state.js';
 
@@ -16,7 +23,7 @@ export function onInput(
       const text = state.input.text;
       if (!open || text.trim() === '') return;
       if (state.inputMode === 'answer') {
-        const pending = open.window.state.snapshot.pending.find((item) => item.kind === 'question');
+        const pending = answerablePending(state).find((item) => item.kind === 'question');
         if (pending?.kind === 'question') {
           state.input.set('');
           state.inputMode = 'prompt';

@@ -1,3 +1,4 @@
+import { pendingViews, type PendingItem } from '@dsh/card-models';
 import type { SessionList } from '@dsh/client-live';
 import type { Widgets } from 'reblessed';
 import type { AnswerStep } from './question-answers.js';
@@ -44,6 +45,12 @@ export function loadOlderAtTop(state: TuiState): void {
 /** True while the open session runs a turn. */
 export function running(state: TuiState): boolean {
   return state.open ? (state.list?.sessions.get(state.open.id)?.running ?? false) : false;
+}
+
+/** The open session's pending items a running turn waits for (card-models' rule). */
+export function answerablePending(state: TuiState): PendingItem[] {
+  const pending = state.open?.window.state.snapshot.pending ?? [];
+  return pendingViews(pending, running(state)).flatMap((v) => (v.answerable ? [v.item] : []));
 }
 
 /** Cancels the open session's turn. */

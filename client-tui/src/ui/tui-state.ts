@@ -14,7 +14,7 @@ export interface OpenSession {
   readonly renderer: ConversationRenderer;
   readonly view: ConversationView;
   /** The window state and width the view's items were rendered from. */
-  renderedFrom: { state: SessionWindowState; width: number } | undefined;
+  renderedFrom: { state: SessionWindowState; width: number; running: boolean } | undefined;
 }
 
 /** Everything the client draws, mutated by keys and data, drawn by `drawTui`. */

@@ -140,6 +140,21 @@ describe.skipIf(missing !== undefined)('web client in Chromium', { timeout: 60_0
     await page.close();
   });
 
+  it('offers no buttons for an approval that no running turn waits for', async () => {
+    const { page, errors } = await browser.page();
+    await openSession(page, 'approvals');
+    const card = page.locator('[data-pending="approval"]');
+    await card.waitFor();
+    expect(await card.locator('[data-state="unanswered"]').textContent()).toBe(
+      'Not answered: the turn that asked is no longer running.',
+    );
+    expect(await card.locator('button').count()).toBe(0);
+    await card.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${artifacts}approval-unanswered.png` });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('keeps the draft when sending fails, per session', async () => {
     const { page } = await browser.page();
     const id = await host.createSession('Draft session');

@@ -3,13 +3,14 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import type { ContentBlock } from '@dsh/gen/content';
 import { ApprovalDecision, TurnEndReason } from '@dsh/gen/events';
 import { PromptMode, type RespondRequest } from '@dsh/gen/service';
-import type { EventPayload, Journal } from '@dsh/journal';
+import { JournalError, type EventPayload, type Journal } from '@dsh/journal';
 import { type ApprovalPolicy, type ModelProvider, ProviderError } from '@dsh/providers';
 import type { ToolRuntime } from '@dsh/tools';
 import { approvalVerdict } from './approval-policy.js';
 import { createConversationHistory } from './conversation-history.js';
-import { closeDanglingTurn } from './dangling-turn.js';
+import { danglingTurnClosing, recoverDanglingTurn, type DanglingReason } from './dangling-turn.js';
 import { createEventRecorder } from './event-recorder.js';
+import { fitPayloads } from './fit-payloads.js';
 import { runModelStep } from './model-step.js';
 import { payloads } from './payloads.js';
 import { createPendingInteractions } from './pending-interactions.js';
@@ -42,6 +43,17 @@ export interface AgentSession {
   idle(): Promise<void>;
 }
 
+/** The reason a turn's journal closes with when the host could not write its end. */
+function writeFailure(turn: number, cause: unknown): DanglingReason {
+  const why = cause instanceof Error ? cause.message : String(cause);
+  return {
+    message:
+      `Turn ${turn} stopped: the host could not write to this session's journal (${why}). ` +
+      'Calls still open were interrupted; send a new prompt to continue.',
+    code: 'journal_write_failed',
+  };
+}
+
 /** Facts about the machine the model gets once, at the start of a session's first turn. */
 function environmentContext(cwd: string): EventPayload {
   const facts = { cwd, platform: process.platform, date: new Date().toISOString().slice(0, 10) };
@@ -57,6 +69,8 @@ interface Input {
 /** Opens the agent for a session, folding its journal into the model's conversation once. */
 export async function openAgentSession(options: AgentSessionOptions): Promise<AgentSession> {
   const { journal, provider, runtime } = options;
+  const sessionId = journal.header.sessionId;
+  await recoverDanglingTurn(journal);
   const history = createConversationHistory();
   const existing = await journal.read(0, journal.length);
   history.add(existing);
@@ -64,9 +78,11 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
   for (const event of existing) {
     if (event.payload.case === 'turnStart') lastTurn = Math.max(lastTurn, event.payload.value.turn);
   }
-  const recorder = createEventRecorder(journal, (events) => history.add(events));
-  const dangling = journal.readOnly ? [] : closeDanglingTurn(existing);
-  if (dangling.length > 0) await recorder.record(dangling);
+  const recorder = createEventRecorder(
+    journal,
+    (events) => history.add(events),
+    (payloads) => fitPayloads(payloads, options.spillDir),
+  );
   const pending = createPendingInteractions();
   const sessionAllowed = new Set<string>();
   let queue: Input[] = [];
@@ -74,6 +90,16 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
   let active: { controller: AbortController; done: Promise<void> } | undefined;
   let drive: Promise<void> = Promise.resolve();
   let nextId = 0;
+  /** Set when a turn could not record its end: the next turn closes it first. */
+  let leftOpen: DanglingReason | undefined;
+
+  /** Closes a turn the journal still shows open after a failed write; throws while it cannot. */
+  async function closeLeftOpen(): Promise<void> {
+    if (leftOpen === undefined) return;
+    const closing = await danglingTurnClosing(journal, leftOpen);
+    if (closing.length > 0) await recorder.record(closing);
+    leftOpen = undefined;
+  }
 
   async function runTurn(input: Input, started: (error?: unknown) => void): Promise<void> {
     const turn = ++lastTurn;
@@ -98,12 +124,15 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
     let finish!: () => void;
     active = { controller, done: new Promise((resolve) => (finish = resolve)) };
     let reason = TurnEndReason.COMPLETED;
+    let opened = false;
     try {
+      await closeLeftOpen();
       await recorder.record([
         payloads.userMessage(input.content, input.source),
         payloads.turnStart(turn),
         ...(turn === 1 ? [environmentContext(journal.header.cwd)] : []),
       ]);
+      opened = true;
       started();
       for (let step = 0; ; step++) {
         const steer = steering;
@@ -146,7 +175,12 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
       }
     } catch (cause) {
       started(cause);
-      if (!signal.aborted) {
+      if (opened && cause instanceof JournalError) {
+        // The journal refused an event: stop what still runs, and close the turn the way
+        // recovery would, so no call it left open shows as running.
+        leftOpen = writeFailure(turn, cause);
+        controller.abort();
+      } else if (opened && !signal.aborted) {
         const error =
           cause instanceof ProviderError
             ? cause
@@ -161,15 +195,32 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
       }
     } finally {
       started();
-      if (signal.aborted) reason = TurnEndReason.CANCELLED;
-      await recorder.record([payloads.turnEnd(turn, reason)]).catch((cause: unknown) => {
-        console.error(
-          `dsh: cannot record the end of turn ${turn} of ${journal.header.sessionId}:`,
-          cause,
-        );
-      });
+      if (!opened) lastTurn = turn - 1;
+      else if (leftOpen !== undefined) {
+        await closeLeftOpen().catch((cause: unknown) => {
+          console.error(`dsh: cannot close turn ${turn} of ${sessionId}:`, cause);
+        });
+      } else {
+        if (signal.aborted) reason = TurnEndReason.CANCELLED;
+        await recorder.record([payloads.turnEnd(turn, reason)]).catch((cause: unknown) => {
+          leftOpen = writeFailure(turn, cause);
+          console.error(`dsh: cannot record the end of turn ${turn} of ${sessionId}:`, cause);
+        });
+      }
+      if (!opened || leftOpen !== undefined) dropQueued(turn);
       finish();
     }
+  }
+
+  /** Input queued behind a turn the journal could not take would fail the same way. */
+  function dropQueued(turn: number): void {
+    if (queue.length === 0 && steering.length === 0) return;
+    console.error(
+      `dsh: session ${sessionId}: dropping ${queue.length + steering.length} queued input(s): ` +
+        `turn ${turn} could not be written to the journal`,
+    );
+    queue = [];
+    steering = [];
   }
 
   function start(first: Input): Promise<void> {
@@ -223,7 +274,6 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
       return { cancelled: true, cleared };
     },
     respond(response) {
-      const sessionId = journal.header.sessionId;
       switch (response.case) {
         case 'approval': {
           const { approvalId, decision } = response.value;

@@ -1,59 +1,83 @@
 import type { SessionEvent } from '@dsh/gen/events';
-import type { EventPayload, Journal } from '@dsh/journal';
+import { JournalError, type EventPayload, type Journal } from '@dsh/journal';
 
 /**
  * Serialises one session's appends: events reach the journal in the order they are
  * recorded. Stream chunks are batched per tick into one append; `record` flushes them
- * first, so a chunk never lands after the message that follows it.
+ * first, so a chunk never lands after the message that follows it. An append the
+ * journal refuses as `too_large` is retried once through `fit`. A batched append that
+ * fails (disk full) is never an unhandled rejection: `flush` throws its error.
  */
 export interface EventRecorder {
   record(payloads: readonly EventPayload[]): Promise<SessionEvent[]>;
   /** Queues a chunk-like event for the next batched append. */
   recordSoon(payload: EventPayload): void;
-  /** Resolves once every event recorded so far is durable. */
+  /**
+   * Resolves once every event recorded so far is durable; rejects with the error of a
+   * batched append that failed since the last flush.
+   */
   flush(): Promise<void>;
 }
 
-/** Creates the recorder; `onRecorded` sees every durable event in seq order. */
+/**
+ * Creates the recorder; `onRecorded` sees every durable event in seq order, and `fit`
+ * makes events over the journal's line limit small enough (see `fitPayloads`).
+ */
 export function createEventRecorder(
   journal: Journal,
   onRecorded: (events: readonly SessionEvent[]) => void,
+  fit?: (payloads: readonly EventPayload[]) => Promise<EventPayload[]>,
 ): EventRecorder {
   let tail: Promise<unknown> = Promise.resolve();
   let batch: EventPayload[] = [];
-  let batchFlush: Promise<void> | undefined;
+  let scheduled = false;
+  let lost: { error: unknown } | undefined;
 
   const append = (payloads: readonly EventPayload[]): Promise<SessionEvent[]> => {
     const run = tail.then(async () => {
-      const events = await journal.append(payloads);
+      const events = await journal.append(payloads).catch(async (error: unknown) => {
+        if (fit === undefined || !(error instanceof JournalError && error.kind === 'too_large')) {
+          throw error;
+        }
+        return journal.append(await fit(payloads));
+      });
       onRecorded(events);
       return events;
     });
     tail = run.catch(() => undefined);
     return run;
   };
+  /** Appends the queued chunks; never rejects (a failure waits in `lost` for `flush`). */
   const flushBatch = (): Promise<void> => {
-    if (batch.length === 0) return batchFlush ?? Promise.resolve();
+    if (batch.length === 0) return Promise.resolve();
     const payloads = batch;
     batch = [];
-    batchFlush = undefined;
-    return append(payloads).then(() => undefined);
+    return append(payloads).then(
+      () => undefined,
+      (error: unknown) => void (lost ??= { error }),
+    );
   };
 
   return {
     record(payloads) {
-      void flushBatch().catch(() => undefined);
+      void flushBatch();
       return append(payloads);
     },
     recordSoon(payload) {
       batch.push(payload);
-      batchFlush ??= new Promise<void>((resolve, reject) => {
-        setImmediate(() => flushBatch().then(resolve, reject));
+      if (scheduled) return;
+      scheduled = true;
+      setImmediate(() => {
+        scheduled = false;
+        void flushBatch();
       });
     },
     async flush() {
       await flushBatch();
       await tail;
+      const failed = lost;
+      lost = undefined;
+      if (failed !== undefined) throw failed.error;
     },
   };
 }

@@ -6,5 +6,11 @@ export {
   type AgentRuntimeOptions,
 } from './agent-runtime.js';
 export { approvalVerdict, type ApprovalVerdict } from './approval-policy.js';
+export {
+  closeDanglingTurn,
+  hostStoppedReason,
+  recoverDanglingTurn,
+  type DanglingReason,
+} from './dangling-turn.js';
 export { createConversationHistory, type ConversationHistory } from './conversation-history.js';
 export { systemPrompt } from './system-prompt.js';

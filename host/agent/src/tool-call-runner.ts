@@ -1,5 +1,6 @@
 import { errorCodes, interruptedMessage } from '@dsh/card-models/contract';
 import { ApprovalDecision } from '@dsh/gen/events';
+import type { EventPayload } from '@dsh/journal';
 import type { ToolContext, ToolRunResult, ToolRuntime } from '@dsh/tools';
 import type { ApprovalVerdict } from './approval-policy.js';
 import type { EventRecorder } from './event-recorder.js';
@@ -89,17 +90,15 @@ export async function runToolCall(
       return answers;
     },
   };
+  // A sub-call event that cannot be written (disk full) is dropped here: the call's own
+  // result fails to record the same way and ends the turn.
+  const recordSub = (payload: EventPayload): void => {
+    if (open) void recorder.record([payload]).catch(() => undefined);
+  };
   ctx.dispatch = scope.runtime.createDispatch(ctx, {
-    start: (sub) => {
-      if (open)
-        void recorder.record([
-          payloads.codeDispatchStart(sub.parentCallId, sub.callId, sub.name, sub.arguments),
-        ]);
-    },
-    settle: (sub) => {
-      if (open)
-        void recorder.record([payloads.codeDispatch(sub.parentCallId, sub.callId, sub.result)]);
-    },
+    start: (sub) =>
+      recordSub(payloads.codeDispatchStart(sub.parentCallId, sub.callId, sub.name, sub.arguments)),
+    settle: (sub) => recordSub(payloads.codeDispatch(sub.parentCallId, sub.callId, sub.result)),
   });
   const run = scope.runtime.run(call.name, call.arguments, ctx, { topLevel: true });
   const result = await untilAborted(run, scope.signal);

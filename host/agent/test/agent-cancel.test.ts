@@ -147,11 +147,15 @@ describe('AgentControl.cancel()', () => {
       isError: true,
       error: { code: 'interrupted' },
     });
-    expect(payloadOf(events[5], 'turnEnd')).toMatchObject({
+    expect(payloadOf(events[5], 'agentError')).toMatchObject({
+      code: 'host_stopped',
+      message: expect.stringMatching(/^The host stopped while this turn was running/),
+    });
+    expect(payloadOf(events[6], 'turnEnd')).toMatchObject({
       turn: 1,
       reason: TurnEndReason.CANCELLED,
     });
-    expect(payloadOf(events[7], 'turnStart').turn).toBe(2);
+    expect(payloadOf(events[8], 'turnStart').turn).toBe(2);
     expect(h.server.requests[0]?.['messages']).toMatchObject([
       { role: 'system' },
       { role: 'user', content: 'before the crash' },

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { type JournalStore } from '@dsh/journal';
-import { createJournalStore } from '@dsh/journal-file';
+import { acquireDataDirLock, createJournalStore, dataDirHeldMessage } from '@dsh/journal-file';
 import { importClaudeCode, watchClaudeCode } from '@dsh/import';
 import { dataDirFrom, expandPath } from './expand-path.js';
 
@@ -59,9 +59,10 @@ export function parseImportArgs(
 }
 
 /**
- * Runs `dsh import ...`: imports, reports malformed lines and failed transcripts on
+ * Runs `dsh import ...`: takes the data dir's writer lock (failing, naming the holder,
+ * when a host serves the dir), imports, reports malformed lines and failed transcripts on
  * stderr, progress on stderr when it is a terminal, and a summary on stdout. Resolves
- * with the exit code (1 when any transcript failed).
+ * with the exit code (1 when any transcript failed or the dir is in use).
  */
 export async function runImportCommand(
   argv: readonly string[],
@@ -88,7 +89,16 @@ export async function runImportCommand(
     process.stderr.write(`${tty && shown >= 0 ? '\n' : ''}dsh: ${message}\n`);
   };
   let store: JournalStore | undefined;
+  let release: (() => Promise<void>) | undefined;
   try {
+    const lock = await acquireDataDirLock(request.dataDir, 'dsh import');
+    if (lock.kind === 'held') {
+      const fix =
+        'import through that host instead (restart it with --watch-claude), or stop it and run dsh import again';
+      throw new Error(dataDirHeldMessage(request.dataDir, lock, fix));
+    }
+    if (lock.kind === 'read_only') throw new Error(lock.reason);
+    release = lock.release;
     store = await createJournalStore({ dataDir: request.dataDir });
     const summary = await importClaudeCode(store, request.source, {
       onProgress: progress,
@@ -107,6 +117,7 @@ export async function runImportCommand(
     return 1;
   } finally {
     await store?.close();
+    await release?.();
   }
 }
 

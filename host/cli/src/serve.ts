@@ -1,12 +1,17 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { createAgentRuntime } from '@dsh/agent';
+import { createAgentRuntime, recoverDanglingTurn } from '@dsh/agent';
 import { webDistDir } from '@dsh/client-web/web-dist';
 import { journalsDir } from '@dsh/fixtures/journals';
 import { loadAgentConfig, createProviderFactory } from '@dsh/providers';
 import { createFirstPartyTools, searchProviderFromEnv } from '@dsh/tools';
 import type { JournalStore } from '@dsh/journal';
-import { createJournalStore } from '@dsh/journal-file';
+import {
+  acquireDataDirLock,
+  createJournalStore,
+  dataDirHeldMessage,
+  type DataDirLock,
+} from '@dsh/journal-file';
 import { resolveToken, hostVersion, startServer } from '@dsh/server';
 import type { ServeConfig } from './parse-serve-args.js';
 import { buildWebClient } from './build-web-client.js';
@@ -20,9 +25,11 @@ const demoSessions = ['showcase', 'long-paging', 'run-code', 'approvals', 'inter
 const webRoot = webDistDir;
 
 /**
- * Runs `dsh serve` until SIGINT or SIGTERM: seeds demo sessions into an empty data dir,
- * opens the store, serves it, prints the URL (and a generated token), then shuts down
- * gracefully. Resolves with the process exit code.
+ * Runs `dsh serve` until SIGINT or SIGTERM: takes the data dir's writer lock (refusing to
+ * start, naming the holder, when another process has it; serving read-only when the dir
+ * cannot be written), seeds demo sessions into an empty data dir, opens the store,
+ * serves it, prints the URL (and a generated token), then shuts down gracefully and
+ * releases the lock. Resolves with the process exit code.
  */
 export async function serve(
   config: ServeConfig,
@@ -30,11 +37,37 @@ export async function serve(
   /** Extra work bound to the store's lifetime (e.g. `--watch-claude`); returns its stop. */
   attach?: (store: JournalStore) => Promise<() => Promise<void>>,
 ): Promise<number> {
-  const seed = await seedDemoSessions(config.dataDir, demoJournalsDir, demoSessions);
-  if ('skipped' in seed) {
-    if (!seed.skipped.includes('not empty')) out(`dsh: no demo sessions seeded: ${seed.skipped}`);
-  } else {
-    out(`dsh: seeded ${seed.seeded.length} demo sessions into ${config.dataDir}`);
+  const lock = await acquireDataDirLock(config.dataDir, 'dsh serve');
+  if (lock.kind === 'held') {
+    throw new Error(
+      dataDirHeldMessage(
+        config.dataDir,
+        lock,
+        'stop that host, or serve another dir with --data-dir DIR',
+      ),
+    );
+  }
+  try {
+    return await serveLocked(config, out, lock, attach);
+  } finally {
+    if (lock.kind === 'acquired') await lock.release();
+  }
+}
+
+async function serveLocked(
+  config: ServeConfig,
+  out: (line: string) => void,
+  lock: Exclude<DataDirLock, { kind: 'held' }>,
+  attach?: (store: JournalStore) => Promise<() => Promise<void>>,
+): Promise<number> {
+  if (lock.kind === 'read_only') out(`dsh: ${lock.reason}; serving it read-only`);
+  else {
+    const seed = await seedDemoSessions(config.dataDir, demoJournalsDir, demoSessions);
+    if ('skipped' in seed) {
+      if (!seed.skipped.includes('not empty')) out(`dsh: no demo sessions seeded: ${seed.skipped}`);
+    } else {
+      out(`dsh: seeded ${seed.seeded.length} demo sessions into ${config.dataDir}`);
+    }
   }
   const agentConfig = await loadAgentConfig(config.model, process.env, homedir());
   if ('error' in agentConfig) throw new Error(agentConfig.error);
@@ -44,6 +77,8 @@ export async function serve(
   const store = await createJournalStore({
     dataDir: config.dataDir,
     fixtureDirs: [...config.fixtureDirs],
+    // A turn a stopped host left open is closed before any client sees the session.
+    onFirstOpen: (journal) => recoverDanglingTurn(journal),
   });
   // The demo model fetches the host's own page; its URL is known once the server listens.
   const demo: { hostUrl?: string } = {};

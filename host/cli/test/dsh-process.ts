@@ -7,10 +7,39 @@ const dshBin = fileURLToPath(new URL('../bin/dsh.js', import.meta.url));
 export interface DshProcess {
   /** The URL it printed (`dsh <version> serving <url>`). */
   url: string;
+  readonly pid: number;
   /** Everything it wrote to stdout and stderr so far. */
   output(): string;
   /** Sends SIGTERM and resolves with the exit code. */
   stop(): Promise<number | null>;
+  /** Kills it with SIGKILL (no shutdown at all) and resolves once it is gone. */
+  kill(): Promise<void>;
+}
+
+/** The environment of a spawned `dsh`: `HOME` set, every `DSH_*` variable removed. */
+function dshEnv(home: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!key.startsWith('DSH_')) env[key] = value;
+  }
+  env.HOME = home;
+  return env;
+}
+
+/** Runs `node host/bin/dsh.js ...args` to its end: exit code and everything it printed. */
+export function runDsh(
+  args: readonly string[],
+  options: { cwd: string; home: string },
+): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, [dshBin, ...args], {
+    cwd: options.cwd,
+    env: dshEnv(options.home),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, output })));
 }
 
 /**
@@ -23,11 +52,7 @@ export async function startDsh(options: {
   home: string;
   dataDir: string;
 }): Promise<DshProcess> {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (!key.startsWith('DSH_')) env[key] = value;
-  }
-  env.HOME = options.home;
+  const env = dshEnv(options.home);
   const child = spawn(
     process.execPath,
     [dshBin, 'serve', '--port', '0', '--data-dir', options.dataDir],
@@ -47,10 +72,15 @@ export async function startDsh(options: {
   });
   return {
     url,
+    pid: child.pid ?? 0,
     output: () => text,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       return exited;
+    },
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
     },
   };
 }

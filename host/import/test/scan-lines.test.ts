@@ -68,6 +68,34 @@ describe('scanLines()', () => {
   });
 });
 
+describe('scanLines() with a line limit', () => {
+  const text = `a\n${long}\nbb\n${'q'.repeat(40)}\n${long}`;
+  it('passes only the head of a longer line, with its offset and full size', async () => {
+    const fd = await open(await fileOf('limited', text), 'r');
+    try {
+      const seen: [string, number, number][] = [];
+      const scan = await scanLines(
+        fd,
+        0,
+        (line, offset, bytes) => {
+          seen.push([line.toString('utf8'), offset, bytes]);
+          return true;
+        },
+        { maxLineBytes: 10, headBytes: 4 },
+      );
+      expect(seen).toEqual([
+        ['a', 0, 1],
+        ['xxxx', 2, long.length],
+        ['bb', long.length + 3, 2],
+        ['qqqq', long.length + 6, 40],
+      ]);
+      expect(scan).toEqual({ end: long.length + 47, size: text.length, stopped: false });
+    } finally {
+      await fd.close();
+    }
+  });
+});
+
 describe('readLines()', () => {
   it.each(cases)('$name', async ({ name, text, lines, tail }) => {
     const path = await fileOf(name, text);

@@ -1,36 +1,32 @@
 import { constants, open, type FileHandle } from 'node:fs/promises';
-import { create } from '@bufbuild/protobuf';
-import { timestampFromMs } from '@bufbuild/protobuf/wkt';
-import { SessionEventSchema, type SessionEvent } from '@dsh/gen/events';
+import { dirname } from 'node:path';
+import type { SessionEvent } from '@dsh/gen/events';
 import {
   type ProjectionRegistry,
-  checkAppendTimes,
   messageTypes,
   type JournalHeader,
   checkEventHead,
   decodeEventLine,
   eventFromHead,
   eventType,
-  encodeEventLine,
-  maxSeq,
   JournalError,
   type AppendOptions,
   type EventPayload,
   type Journal,
   type JournalListener,
   type JournalPage,
+  oversizedLineEvent,
   pageRange,
+  prepareAppend,
+  type PreparedAppend,
   type ProjectionCheckpoints,
 } from '@dsh/journal';
+import { ioError, isReadOnlyError } from './io-error.js';
 import type { JournalIndex } from './journal-index.js';
 import { scanJournal } from './scan-journal.js';
 import { splitLines } from './scan-lines.js';
 
-interface PendingAppend {
-  readonly events: SessionEvent[];
-  readonly lines: Buffer[];
-  /** Time of its last event. */
-  readonly lastTimeMs: number;
+interface PendingAppend extends PreparedAppend {
   readonly resolve: (events: SessionEvent[]) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -57,6 +53,8 @@ export class FileJournal implements Journal {
   private flushing: Promise<void> | undefined;
   private nextSeq: number;
   private closed = false;
+  /** Set when a failed write may have left bytes past the last durable line. */
+  private dirty = false;
 
   private constructor(
     private readonly file: JournalFile,
@@ -65,16 +63,38 @@ export class FileJournal implements Journal {
     private readonly index: JournalIndex,
     private readonly checkpoints: ProjectionCheckpoints,
     private lastTime: Date | undefined,
+    /** Why appends are refused although the session is not a fixture (a read-only disk). */
+    private readonly refusal: string | undefined,
   ) {
     this.nextSeq = index.length;
   }
 
-  /** Opens and scans a journal file; a torn tail is cut off when the file is writable. */
+  /**
+   * Opens and scans a journal file; a torn tail is cut off when the file is writable. A
+   * writable file that refuses writes (read-only file system or file) is opened
+   * read-only instead: it serves reads, and appends fail with `read_only` naming why.
+   */
   static async open(file: JournalFile): Promise<FileJournal> {
-    const flags = file.readOnly ? constants.O_RDONLY : constants.O_RDWR | constants.O_APPEND;
-    const fd = await open(file.path, flags);
+    const fail = (error: unknown) =>
+      ioError(error, {
+        action: `session ${file.sessionId}: cannot open ${file.path}`,
+        path: file.path,
+        dataDir: dirname(file.path),
+      });
+    let fd: FileHandle;
+    let refusal: string | undefined;
+    if (file.readOnly) fd = await open(file.path, constants.O_RDONLY).catch(rethrow(fail));
+    else {
+      try {
+        fd = await open(file.path, constants.O_RDWR | constants.O_APPEND);
+      } catch (error) {
+        if (!isReadOnlyError(error)) throw fail(error);
+        refusal = fail(error).message;
+        fd = await open(file.path, constants.O_RDONLY).catch(rethrow(fail));
+      }
+    }
     try {
-      const scanned = await scanJournal(fd, file.sessionId, file.registry);
+      const scanned = await scanJournal(fd, file.sessionId, file.registry).catch(rethrow(fail));
       if (!scanned.ok) {
         const { line, reason } = scanned.failure;
         throw new JournalError('corrupt', `session ${file.sessionId}: line ${line}: ${reason}`, {
@@ -83,11 +103,11 @@ export class FileJournal implements Journal {
         });
       }
       const { header, index, checkpoints, lastTime, tornFrom } = scanned.value;
-      if (tornFrom !== undefined && !file.readOnly) {
-        await fd.truncate(tornFrom);
-        await fd.datasync();
+      if (tornFrom !== undefined && !file.readOnly && refusal === undefined) {
+        await fd.truncate(tornFrom).catch(rethrow(fail));
+        await fd.datasync().catch(rethrow(fail));
       }
-      return new FileJournal(file, fd, header, index, checkpoints, lastTime);
+      return new FileJournal(file, fd, header, index, checkpoints, lastTime, refusal);
     } catch (error) {
       await fd.close();
       throw error;
@@ -95,7 +115,7 @@ export class FileJournal implements Journal {
   }
 
   get readOnly(): boolean {
-    return this.file.readOnly;
+    return this.file.readOnly || this.refusal !== undefined;
   }
 
   get length(): number {
@@ -111,42 +131,22 @@ export class FileJournal implements Journal {
   }
 
   append(payloads: readonly EventPayload[], options?: AppendOptions): Promise<SessionEvent[]> {
-    const refused = this.readOnly
-      ? `session ${this.file.sessionId} is read-only (a fixture or imported journal)`
-      : this.closed
-        ? `session ${this.file.sessionId} is closed`
-        : undefined;
+    const { sessionId } = this.file;
+    const refused = this.file.readOnly
+      ? `session ${sessionId} is read-only (a fixture or imported journal)`
+      : this.refusal !== undefined
+        ? `session ${sessionId} cannot be written: ${this.refusal}`
+        : this.closed
+          ? `session ${sessionId} is closed`
+          : undefined;
     if (refused !== undefined) return Promise.reject(new JournalError('read_only', refused));
-    if (this.nextSeq + payloads.length - 1 > maxSeq) {
-      return Promise.reject(
-        new JournalError('invalid_argument', `session ${this.file.sessionId} is full (seq limit)`),
-      );
-    }
-    const times = options?.times;
-    const badTimes = times === undefined ? undefined : checkAppendTimes(times, payloads.length);
-    if (badTimes !== undefined) {
-      return Promise.reject(
-        new JournalError(
-          'invalid_argument',
-          `append to session ${this.file.sessionId}: ${badTimes}`,
-        ),
-      );
-    }
+    const prepared = prepareAppend(sessionId, this.nextSeq, payloads, options);
+    if (!prepared.ok) return Promise.reject(prepared.error);
     if (payloads.length === 0) return Promise.resolve([]);
-    const now = Date.now();
-    const timesMs = payloads.map((_, i) => times?.[i]?.getTime() ?? now);
-    const events = payloads.map((payload, i) =>
-      create(SessionEventSchema, {
-        seq: this.nextSeq++,
-        time: timestampFromMs(timesMs[i]!),
-        payload,
-      }),
-    );
-    const lines = events.map((e) => Buffer.from(encodeEventLine(e) + '\n'));
-    const lastTimeMs = timesMs.at(-1)!;
+    this.nextSeq += payloads.length;
     return new Promise((resolve, reject) => {
-      this.queue.push({ events, lines, lastTimeMs, resolve, reject });
-      if (this.flushing === undefined) this.flushing = this.flush();
+      this.queue.push({ ...prepared.value, resolve, reject });
+      this.flushing ??= this.flush();
     });
   }
 
@@ -166,8 +166,10 @@ export class FileJournal implements Journal {
     }
     const lines = await this.readLines(from, to);
     return lines.map((line, i) => {
-      const decoded = decodeEventLine(line, from + i);
-      if (!decoded.ok) throw this.corrupt(from + i, decoded.error);
+      const seq = from + i;
+      if (line === undefined) return oversizedLineEvent(seq, this.index.oversized(seq)!);
+      const decoded = decodeEventLine(line, seq);
+      if (!decoded.ok) throw this.corrupt(seq, decoded.error);
       return decoded.value;
     });
   }
@@ -209,6 +211,7 @@ export class FileJournal implements Journal {
     const lines = await this.readLines(checkpoint.seq, seq);
     lines.forEach((line, i) => {
       const at = checkpoint.seq + i;
+      if (line === undefined) return; // Oversized: folded into no projection.
       let parsed: unknown;
       try {
         parsed = JSON.parse(line);
@@ -223,40 +226,68 @@ export class FileJournal implements Journal {
     return registry.baseline(states, seq);
   }
 
-  private async readLines(from: number, to: number): Promise<string[]> {
+  /** The lines of events [from, to); `undefined` stands for an oversized line, never read. */
+  private async readLines(from: number, to: number): Promise<(string | undefined)[]> {
+    const lines: (string | undefined)[] = [];
+    let at = from;
+    for (const seq of this.index.oversizedBetween(from, to)) {
+      lines.push(...(await this.readRange(at, seq)), undefined);
+      at = seq + 1;
+    }
+    lines.push(...(await this.readRange(at, to)));
+    return lines;
+  }
+
+  /** The lines of events [from, to), none of them oversized, in one positional read. */
+  private async readRange(from: number, to: number): Promise<string[]> {
     if (from === to) return [];
     const [start, end] = this.index.byteRange(from, to);
     const buffer = Buffer.allocUnsafe(end - start);
     let done = 0;
     while (done < buffer.length) {
-      const { bytesRead } = await this.fd.read(buffer, done, buffer.length - done, start + done);
+      const { bytesRead } = await this.fd
+        .read(buffer, done, buffer.length - done, start + done)
+        .catch(rethrow((error) => this.ioError(error, 'cannot read')));
       if (bytesRead === 0) throw this.corrupt(from, 'the file is shorter than its index');
       done += bytesRead;
     }
     return splitLines(buffer);
   }
 
+  /**
+   * Writes the queued appends batch by batch. A failed write or fdatasync (disk full,
+   * I/O error) cuts any partial bytes back to the last durable line, fails that batch
+   * and every append queued behind it with a `JournalError`, and reuses their seqs; a
+   * cut that fails too is retried before the next write, so nothing is ever written
+   * after a partial line.
+   */
   private async flush(): Promise<void> {
     // Let every append of this tick join the batch.
     await new Promise<void>((resolve) => setImmediate(resolve));
-    while (this.queue.length > 0) {
-      const batch = this.queue;
-      this.queue = [];
-      const durableEnd = this.index.end;
-      try {
-        const data = Buffer.concat(batch.flatMap((p) => p.lines));
-        let written = 0;
-        while (written < data.length) {
-          written += (await this.fd.write(data, written, data.length - written)).bytesWritten;
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue;
+        this.queue = [];
+        const durableEnd = this.index.end;
+        try {
+          if (this.dirty) await this.cutBack(durableEnd);
+          const data = Buffer.concat(batch.flatMap((p) => p.lines));
+          this.dirty = true;
+          let written = 0;
+          while (written < data.length) {
+            written += (await this.fd.write(data, written, data.length - written)).bytesWritten;
+          }
+          await this.fd.datasync();
+          this.dirty = false;
+        } catch (error) {
+          await this.abandon([...batch, ...this.queue], durableEnd, error);
+          continue;
         }
-        await this.fd.datasync();
-      } catch (error) {
-        await this.abandon([...batch, ...this.queue], durableEnd, error);
-        continue;
+        this.commit(batch);
       }
-      this.commit(batch);
+    } finally {
+      this.flushing = undefined;
     }
-    this.flushing = undefined;
   }
 
   private commit(batch: PendingAppend[]): void {
@@ -282,15 +313,27 @@ export class FileJournal implements Journal {
   }
 
   /** A failed write: cut any partial bytes, fail every queued append, reuse their seqs. */
-  private async abandon(failed: PendingAppend[], durableEnd: number, error: unknown) {
+  private async abandon(failed: PendingAppend[], durableEnd: number, cause: unknown) {
     this.queue = [];
     this.nextSeq = this.index.length;
-    try {
-      await this.fd.truncate(durableEnd);
-    } catch {
-      this.closed = true; // The file may hold a partial line: refuse further appends.
-    }
+    await this.cutBack(durableEnd).catch(() => undefined);
+    const error = this.ioError(cause, 'cannot append');
     for (const pending of failed) pending.reject(error);
+  }
+
+  /** Truncates the file back to `durableEnd`; `dirty` stays set while that fails. */
+  private async cutBack(durableEnd: number): Promise<void> {
+    await this.fd.truncate(durableEnd);
+    this.dirty = false;
+  }
+
+  private ioError(error: unknown, action: string): JournalError {
+    const { path, sessionId } = this.file;
+    return ioError(error, {
+      action: `session ${sessionId}: ${action}`,
+      path,
+      dataDir: dirname(path),
+    });
   }
 
   private corrupt(seq: number, reason: string): JournalError {
@@ -300,4 +343,11 @@ export class FileJournal implements Journal {
       line,
     });
   }
+}
+
+/** A `catch` handler that throws `map(error)`. */
+function rethrow(map: (error: unknown) => Error): (error: unknown) => never {
+  return (error) => {
+    throw map(error);
+  };
 }

@@ -4,6 +4,21 @@
  * data dir plus read-only fixture dirs. Contracts and codec come from `@dsh/journal`.
  */
 export { createJournalStore, type JournalStoreOptions } from './journal-store.js';
+export {
+  acquireDataDirLock,
+  dataDirHeldMessage,
+  dataDirLockName,
+  type DataDirLock,
+} from './data-dir-lock.js';
 
 // For other packages that read JSONL files line by line (the transcript importers).
 export { LineCutter, readChunks, scanLines, splitLines, type ScanEnd } from './scan-lines.js';
+
+// For other writers that must hold a lock file (the Claude Code import lock).
+export {
+  acquireLockFile,
+  describeHolder,
+  lockHolder,
+  type LockHolder,
+  type LockResult,
+} from './lock-file.js';

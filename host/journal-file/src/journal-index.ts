@@ -1,13 +1,19 @@
+import type { OversizedLine } from '@dsh/journal';
+
 /**
  * The in-memory index of one journal: the byte offset of every event line and the
  * sorted seqs of message boundaries, in growing typed arrays (8 bytes per event, 4 per
- * message), so a page or read finds its byte range without touching other lines.
+ * message), so a page or read finds its byte range without touching other lines. Lines
+ * too large to serve are listed apart, with what is known of them.
  */
 export class JournalIndex {
   private offsets: Float64Array;
   private boundaries = new Uint32Array(1024);
   private boundaryCount = 0;
   private count = 0;
+  /** Seqs of oversized lines, ascending, and what each holds. */
+  private readonly oversizedSeqs: number[] = [];
+  private readonly oversizedLines = new Map<number, OversizedLine>();
 
   /** `firstOffset` is the byte offset of event 0 (just past the header line). */
   constructor(firstOffset: number) {
@@ -36,9 +42,46 @@ export class JournalIndex {
     this.count += 1;
   }
 
+  /** Indexes the next event as a line too large to serve (never a message boundary). */
+  pushOversized(bytes: number, line: OversizedLine): void {
+    this.oversizedSeqs.push(this.count);
+    this.oversizedLines.set(this.count, line);
+    this.push(bytes, false);
+  }
+
+  /** Seqs of oversized lines with from <= seq < to, ascending. */
+  oversizedBetween(from: number, to: number): number[] {
+    const seqs = this.oversizedSeqs;
+    if (seqs.length === 0) return [];
+    let lo = 0;
+    let hi = seqs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((seqs[mid] as number) < from) lo = mid + 1;
+      else hi = mid;
+    }
+    const found: number[] = [];
+    for (let i = lo; i < seqs.length && (seqs[i] as number) < to; i += 1) found.push(seqs[i]!);
+    return found;
+  }
+
+  /** What is known of the oversized line at `seq`; undefined for a served line. */
+  oversized(seq: number): OversizedLine | undefined {
+    return this.oversizedLines.get(seq);
+  }
+
   /** Byte range [start, end) holding the lines of events from <= seq < to. */
   byteRange(from: number, to: number): [number, number] {
     return [this.offsets[from] as number, this.offsets[to] as number];
+  }
+
+  /** Bytes of the lines of events [from, to), not counting oversized lines (never read). */
+  servedBytes(from: number, to: number): number {
+    const [start, end] = this.byteRange(from, to);
+    let bytes = end - start;
+    for (const seq of this.oversizedBetween(from, to))
+      bytes -= this.oversizedLines.get(seq)!.bytes + 1;
+    return bytes;
   }
 
   /** Number of message boundaries with seq < `end`. */

@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, stat } from 'node:fs/promises';
+import { access, constants, mkdir, readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import {
   createProjectionRegistry,
   type ProjectionRegistry,
   isJournalTime,
-  encodeHeaderLine,
   formatVersion,
   type JournalHeader,
   JournalError,
@@ -17,6 +16,8 @@ import {
 } from '@dsh/journal';
 import { FileJournal } from './file-journal.js';
 import { readJournalEnds } from './read-journal-ends.js';
+import { ioError } from './io-error.js';
+import { writeJournalHeader } from './write-journal-header.js';
 
 /** Options of `createJournalStore`. */
 export interface JournalStoreOptions {
@@ -24,6 +25,12 @@ export interface JournalStoreOptions {
   readonly dataDir: string;
   /** Read-only session dirs (fixtures, imports); the data dir wins on a shared id. */
   readonly fixtureDirs?: readonly string[];
+  /**
+   * Runs once on each writable journal when it is first opened, before any caller gets
+   * it: a serving host closes there the turn a stopped host left open. A failure (disk
+   * full) is logged and the journal is served as it is.
+   */
+  readonly onFirstOpen?: (journal: Journal) => Promise<unknown>;
 }
 
 interface Located {
@@ -45,10 +52,23 @@ interface Failure {
  */
 export async function createJournalStore(options: JournalStoreOptions): Promise<JournalStore> {
   const dataDir = resolve(options.dataDir);
-  await mkdir(dataDir, { recursive: true });
+  await mkdir(dataDir, { recursive: true }).catch((error: unknown) => {
+    throw ioError(error, {
+      action: `cannot create the data dir ${dataDir}`,
+      path: dataDir,
+      dataDir,
+    });
+  });
+  // A read-only file system (EROFS) shows here; its sessions then list as read-only.
+  const writable = await access(dataDir, constants.W_OK).then(
+    () => true,
+    () => false,
+  );
   return new FileJournalStore(
     dataDir,
     (options.fixtureDirs ?? []).map((d) => resolve(d)),
+    options.onFirstOpen,
+    writable,
   );
 }
 
@@ -63,6 +83,8 @@ class FileJournalStore implements JournalStore {
   constructor(
     readonly dataDir: string,
     private readonly fixtureDirs: readonly string[],
+    private readonly onFirstOpen: JournalStoreOptions['onFirstOpen'],
+    private readonly writable: boolean,
   ) {}
 
   async list(): Promise<JournalSummary[]> {
@@ -119,7 +141,8 @@ class FileJournalStore implements JournalStore {
         model: init.model ?? '',
         title: init.title ?? '',
       };
-      const created = (await this.locate(id)) === undefined && (await this.writeHeader(header));
+      const created =
+        (await this.locate(id)) === undefined && (await writeJournalHeader(this.dataDir, header));
       if (created) {
         const journal = await this.open(id);
         this.emit({ kind: 'added', sessionId: id });
@@ -162,6 +185,11 @@ class FileJournalStore implements JournalStore {
         onAppend: () => this.noteUpdated(id),
       });
       this.failures.delete(id);
+      if (!journal.readOnly && this.onFirstOpen !== undefined) {
+        await this.onFirstOpen(journal).catch((error: unknown) => {
+          console.error(`dsh: session ${id}: cannot recover it on open:`, error);
+        });
+      }
       this.opened.set(id, journal);
       return journal;
     } catch (error) {
@@ -176,7 +204,8 @@ class FileJournalStore implements JournalStore {
                 line: 0,
               },
             );
-      this.failures.set(id, { stamp: located.stamp, error: failed });
+      // Only a bad file is remembered; an I/O failure (too many open files) is retried.
+      if (failed.kind === 'corrupt') this.failures.set(id, { stamp: located.stamp, error: failed });
       throw failed;
     }
   }
@@ -192,7 +221,7 @@ class FileJournalStore implements JournalStore {
       const { header, tail } = ends;
       return {
         header,
-        readOnly: located.readOnly,
+        readOnly: located.readOnly || !this.writable,
         length: tail.length,
         updatedAt: tail.lastTime ?? new Date(header.createdAt),
         error: undefined,
@@ -204,7 +233,7 @@ class FileJournalStore implements JournalStore {
       const header = ends?.header ?? blankHeader(id);
       return {
         header,
-        readOnly: located.readOnly,
+        readOnly: located.readOnly || !this.writable,
         length: 0,
         updatedAt: ends?.header !== undefined ? new Date(header.createdAt) : located.mtime,
         error: (error as Error).message,
@@ -222,29 +251,6 @@ class FileJournalStore implements JournalStore {
       }
     }
     return undefined;
-  }
-
-  /** Writes a new journal's header durably; false when the file already exists. */
-  private async writeHeader(header: JournalHeader): Promise<boolean> {
-    const path = join(this.dataDir, `${header.sessionId}.jsonl`);
-    const fd = await open(path, 'wx').catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'EEXIST') return undefined;
-      throw error;
-    });
-    if (fd === undefined) return false;
-    try {
-      await fd.write(encodeHeaderLine(header) + '\n');
-      await fd.datasync();
-    } finally {
-      await fd.close();
-    }
-    const dir = await open(this.dataDir, 'r');
-    try {
-      await dir.sync(); // Makes the new directory entry durable too.
-    } finally {
-      await dir.close();
-    }
-    return true;
   }
 
   private noteUpdated(id: string): void {

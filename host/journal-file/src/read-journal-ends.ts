@@ -2,7 +2,8 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { decodeHeaderLine, type JournalHeader } from '@dsh/journal';
 
 const blockSize = 64 * 1024;
-const maxHeaderBytes = 1024 * 1024;
+/** Most bytes read at either end of a journal file; beyond it, open the journal. */
+export const maxEndBytes = 1024 * 1024;
 
 /** What the two ends of a journal file tell without reading the events between them. */
 export interface JournalEnds {
@@ -14,9 +15,10 @@ export interface JournalEnds {
 
 /**
  * Reads a journal's header line and its last complete line, seeking from the end, so
- * listing costs two small reads per file whatever its size. Seqs are contiguous from
- * 0, so the last line's seq gives the event count; an unparseable last line is taken
- * as torn and the line before it is used instead.
+ * listing reads at most `maxEndBytes` at each end whatever the file size (usually one
+ * 64 KiB block each). Seqs are contiguous from 0, so the last line's seq gives the event
+ * count; an unparseable last line is taken as torn and the line before it is used
+ * instead. A line that does not fit leaves `tail` undefined.
  */
 export async function readJournalEnds(path: string, sessionId: string): Promise<JournalEnds> {
   const fd = await open(path, 'r');
@@ -34,44 +36,70 @@ export async function readJournalEnds(path: string, sessionId: string): Promise<
   }
 }
 
-async function readHeaderLine(fd: FileHandle, size: number) {
-  const length = Math.min(size, maxHeaderBytes);
-  const buffer = Buffer.alloc(length);
+/** Reads `length` bytes at `position` (fewer at the end of the file). */
+async function readAt(fd: FileHandle, position: number, length: number): Promise<Buffer> {
+  const buffer = Buffer.allocUnsafe(length);
   let done = 0;
   while (done < length) {
-    const { bytesRead } = await fd.read(buffer, done, Math.min(blockSize, length - done), done);
+    const { bytesRead } = await fd.read(buffer, done, length - done, position + done);
     if (bytesRead === 0) break;
-    const newline = buffer.subarray(done, done + bytesRead).indexOf(10);
     done += bytesRead;
+  }
+  return buffer.subarray(0, done);
+}
+
+async function readHeaderLine(fd: FileHandle, size: number) {
+  let read = Buffer.alloc(0);
+  while (read.length < Math.min(size, maxEndBytes)) {
+    const more = await readAt(fd, read.length, Math.min(blockSize, maxEndBytes - read.length));
+    if (more.length === 0) break;
+    const newline = more.indexOf(10);
     if (newline !== -1) {
-      const at = done - bytesRead + newline;
-      return { line: buffer.toString('utf8', 0, at), end: at + 1 };
+      const at = read.length + newline;
+      return {
+        line: Buffer.concat([read, more.subarray(0, newline)]).toString('utf8'),
+        end: at + 1,
+      };
     }
+    read = Buffer.concat([read, more]);
   }
   return undefined;
 }
 
+/**
+ * The count and last time from the last complete lines, reading backwards in a window
+ * that doubles from 64 KiB up to `maxEndBytes` until it holds the start of the line it
+ * needs.
+ */
 async function readTail(
   fd: FileHandle,
   headerEnd: number,
   size: number,
 ): Promise<JournalEnds['tail']> {
-  let position = size;
-  let tail = Buffer.alloc(0);
-  while (position > headerEnd && countNewlines(tail) < 3) {
-    const n = Math.min(blockSize, position - headerEnd);
-    position -= n;
-    const chunk = Buffer.alloc(n);
-    await fd.read(chunk, 0, n, position);
-    tail = Buffer.concat([chunk, tail]);
+  const body = size - headerEnd;
+  let window = Buffer.alloc(0);
+  for (let want = Math.min(blockSize, body); ; want = Math.min(want * 2, body, maxEndBytes)) {
+    const front = await readAt(fd, size - want, want - window.length);
+    window = Buffer.concat([front, window]);
+    const settled = settle(window, size - want === headerEnd);
+    if (settled !== 'more') return settled;
+    if (want >= Math.min(body, maxEndBytes)) return undefined;
   }
-  const lines = tail.toString('utf8').split('\n');
-  lines.pop(); // The unterminated rest: empty, or a torn line.
-  if (position > headerEnd) lines.shift(); // May start mid-line.
-  for (let i = lines.length - 1; i >= Math.max(0, lines.length - 2); i -= 1) {
+}
+
+/**
+ * Reads the tail from the last one or two complete lines of `window` (the file's last
+ * bytes; `atBody` when it starts right after the header): 'more' when the line it needs
+ * starts before the window.
+ */
+function settle(window: Buffer, atBody: boolean): JournalEnds['tail'] | 'more' {
+  const last = lastLines(window, atBody);
+  if (last === 'more') return 'more';
+  const { lines, all } = last;
+  for (let i = 0; i < lines.length; i += 1) {
     const fields = parseObject(lines[i]!);
     if (fields === undefined) {
-      if (i === lines.length - 1) continue; // A torn last line.
+      if (i === 0) continue; // A torn last line.
       return undefined;
     }
     const { seq, time } = fields;
@@ -80,15 +108,28 @@ async function readTail(
     if (date === undefined || Number.isNaN(date.getTime())) return undefined;
     return { length: seq + 1, lastTime: date };
   }
-  return position === headerEnd && lines.length <= 1
-    ? { length: 0, lastTime: undefined }
-    : undefined;
+  // No line, or one torn line and nothing before it: an empty journal.
+  if (all && lines.length <= 1) return { length: 0, lastTime: undefined };
+  return all ? undefined : 'more';
 }
 
-function countNewlines(buffer: Buffer): number {
-  let count = 0;
-  for (let i = buffer.indexOf(10); i !== -1; i = buffer.indexOf(10, i + 1)) count += 1;
-  return count;
+/**
+ * The last two complete lines of `window`, newest first, whose starts lie in it; `all`
+ * when they are every complete line of the body. 'more' when not even the last line
+ * starts in the window.
+ */
+function lastLines(window: Buffer, atBody: boolean): { lines: string[]; all: boolean } | 'more' {
+  const lines: string[] = [];
+  let stop = window.lastIndexOf(10); // The newline that ends the line being cut.
+  if (stop === -1) return atBody ? { lines, all: true } : 'more';
+  while (lines.length < 2) {
+    const start = stop === 0 ? -1 : window.lastIndexOf(10, stop - 1);
+    if (start === -1 && !atBody) return lines.length === 0 ? 'more' : { lines, all: false };
+    lines.push(window.toString('utf8', start + 1, stop));
+    if (start === -1) return { lines, all: true };
+    stop = start;
+  }
+  return { lines, all: false };
 }
 
 function parseObject(line: string): Record<string, unknown> | undefined {

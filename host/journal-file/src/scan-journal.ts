@@ -7,6 +7,9 @@ import {
   checkEventHead,
   eventFromHead,
   ProjectionCheckpoints,
+  lineHeadBytes,
+  maxEventLineBytes,
+  parseLineHead,
 } from '@dsh/journal';
 import { JournalIndex } from './journal-index.js';
 import { scanLines } from './scan-lines.js';
@@ -32,8 +35,10 @@ export interface ScanFailure {
  * Reads a journal file once, in chunks: checks the header (format version, session
  * id), validates every event line (JSON object, seq, time, type), indexes line offsets
  * and message boundaries, and folds the projections, decoding only the fields a
- * projection reads. An unterminated or unparseable last line is torn: reported as
- * `tornFrom`, not an error. Any other bad line fails the scan.
+ * projection reads. A line over `maxEventLineBytes` is never held whole: its seq, time
+ * and type are read from its first bytes and it is indexed as oversized (served as a
+ * stand-in, folded into no projection). An unterminated or unparseable last line is
+ * torn: reported as `tornFrom`, not an error. Any other bad line fails the scan.
  */
 export async function scanJournal(
   fd: FileHandle,
@@ -48,8 +53,44 @@ export async function scanJournal(
   let unparsed: { offset: number; line: number; reason: string } | undefined;
   let lineNo = 0;
 
-  const scan = await scanLines(fd, 0, (bytes, offset) => {
-    lineNo += 1;
+  const scan = await scanLines(
+    fd,
+    0,
+    (bytes, offset, size) => {
+      lineNo += 1;
+      if (size > bytes.length) return oversized(bytes, offset, size);
+      return line(bytes, offset);
+    },
+    { maxLineBytes: maxEventLineBytes, headBytes: lineHeadBytes },
+  );
+
+  function oversized(prefix: Buffer, offset: number, size: number): boolean {
+    if (header === undefined) {
+      failure = { line: 1, reason: `the header line is ${size} bytes: not a journal header` };
+      return false;
+    }
+    if (unparsed !== undefined) {
+      failure = { line: unparsed.line, reason: unparsed.reason };
+      return false;
+    }
+    const head = parseLineHead(prefix.toString('utf8'));
+    const seq = index!.length;
+    if (head === undefined) {
+      const reason = `a ${size}-byte line that does not start with {"seq":...,"time":...,"type":...}`;
+      unparsed = { offset, line: lineNo, reason };
+      return true;
+    }
+    if (head.seq !== seq) {
+      failure = { line: lineNo, reason: `seq ${head.seq} where ${seq} was expected` };
+      return false;
+    }
+    index!.pushOversized(size + 1, { type: head.type, time: head.time, bytes: size });
+    checkpoints.advance(undefined);
+    lastTime = head.time;
+    return true;
+  }
+
+  function line(bytes: Buffer, offset: number): boolean {
     const text = bytes.toString('utf8');
     if (header === undefined) {
       const decoded = decodeHeaderLine(text);
@@ -88,7 +129,7 @@ export async function scanJournal(
     checkpoints.advance(reads === undefined ? undefined : eventFromHead(head.value, reads));
     lastTime = head.value.time;
     return true;
-  });
+  }
 
   if (failure !== undefined) return { ok: false, failure };
   if (header === undefined || index === undefined) {

@@ -11,18 +11,33 @@ export interface ScanEnd {
   readonly stopped: boolean;
 }
 
+/** Options of a line scan. */
+export interface LineLimit {
+  /** Lines longer than this are passed as a prefix of `headBytes` bytes (default: no limit). */
+  readonly maxLineBytes?: number;
+  /** How much of a line over the limit is kept (default 4096). */
+  readonly headBytes?: number;
+}
+
+/**
+ * Called with each complete line (without its newline), its byte offset and its size in
+ * bytes; for a line over the limit `line` is only its first bytes (`line.length < bytes`).
+ */
+export type OnLine = (line: Buffer, offset: number, bytes: number) => boolean;
+
 /**
  * Streams the file from `from` in 1 MiB chunks and calls `onLine` with each complete
- * line (without its newline) and its byte offset; returning false stops the scan. The
- * line buffer is reused after the call returns: copy or decode it inside `onLine`.
- * Bytes after the last newline are not passed: the caller sees them as `size - end`.
+ * line and its byte offset; returning false stops the scan. The line buffer is reused
+ * after the call returns: copy or decode it inside `onLine`. Bytes after the last
+ * newline are not passed: the caller sees them as `size - end`.
  */
 export async function scanLines(
   fd: FileHandle,
   from: number,
-  onLine: (line: Buffer, offset: number) => boolean,
+  onLine: OnLine,
+  limit: LineLimit = {},
 ): Promise<ScanEnd> {
-  const cutter = new LineCutter(from);
+  const cutter = new LineCutter(from, limit);
   let position = from;
   for await (const chunk of readChunks(fd, from)) {
     const stoppedAt = cutter.cut(chunk, onLine);
@@ -49,13 +64,26 @@ export async function* readChunks(fd: FileHandle, from: number): AsyncGenerator<
 
 /**
  * Cuts the complete lines out of consecutive chunks of a file, carrying a line that
- * spans chunks over to the next, so memory stays bounded by the longest line.
+ * spans chunks over to the next. Memory stays bounded by the longest line, or by
+ * `maxLineBytes` when given: of a longer line only its first `headBytes` are kept.
  */
 export class LineCutter {
   private carry: Buffer[] = [];
+  /** Bytes of the unfinished line seen so far (kept or not). */
+  private carried = 0;
+  /** Bytes of it kept in `carry`. */
+  private kept = 0;
+  private readonly maxLineBytes: number;
+  private readonly headBytes: number;
 
   /** `end` starts at the file offset of the first chunk's first byte. */
-  constructor(private offset: number) {}
+  constructor(
+    private offset: number,
+    limit: LineLimit = {},
+  ) {
+    this.maxLineBytes = limit.maxLineBytes ?? Infinity;
+    this.headBytes = limit.headBytes ?? 4096;
+  }
 
   /** The offset just past the last line `cut` passed on. */
   get end(): number {
@@ -63,29 +91,50 @@ export class LineCutter {
   }
 
   /**
-   * Calls `onLine` with each complete line of `chunk` (without its newline) and its
-   * file offset; returns the index in `chunk` where the line `onLine` refused starts,
-   * or -1 when it took them all.
+   * Calls `onLine` with each complete line of `chunk` and its file offset; returns the
+   * index in `chunk` where the line `onLine` refused starts, or -1 when it took them all.
    */
-  cut(chunk: Buffer, onLine: (line: Buffer, offset: number) => boolean): number {
+  cut(chunk: Buffer, onLine: OnLine): number {
     let i = 0;
     while (i < chunk.length) {
       const newline = chunk.indexOf(10, i);
+      const piece = chunk.subarray(i, newline === -1 ? chunk.length : newline);
       if (newline === -1) {
-        this.carry.push(Buffer.from(chunk.subarray(i)));
+        this.keep(piece);
         break;
       }
-      let line = chunk.subarray(i, newline);
-      if (this.carry.length > 0) {
-        this.carry.push(line);
-        line = Buffer.concat(this.carry);
-        this.carry = [];
+      let line = piece;
+      const bytes = this.carried + piece.length;
+      if (this.carried > 0 || bytes > this.maxLineBytes) {
+        this.keep(piece);
+        line = Buffer.concat(this.carry, this.kept);
       }
-      if (!onLine(line, this.offset)) return i;
-      this.offset += line.length + 1;
+      this.carry = [];
+      this.carried = 0;
+      this.kept = 0;
+      if (!onLine(line, this.offset, bytes)) return i;
+      this.offset += bytes + 1;
       i = newline + 1;
     }
     return -1;
+  }
+
+  /** Carries a piece of the unfinished line; past the limit only its head stays. */
+  private keep(piece: Buffer): void {
+    this.carried += piece.length;
+    if (this.carried <= this.maxLineBytes) {
+      this.carry.push(Buffer.from(piece));
+      this.kept += piece.length;
+      return;
+    }
+    if (this.kept > this.headBytes) {
+      this.carry = [Buffer.concat(this.carry, this.headBytes)];
+      this.kept = this.headBytes;
+    } else if (this.kept < this.headBytes) {
+      const head = Buffer.from(piece.subarray(0, this.headBytes - this.kept));
+      this.carry.push(head);
+      this.kept += head.length;
+    }
   }
 }
 

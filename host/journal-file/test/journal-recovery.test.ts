@@ -2,7 +2,7 @@ import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { events, userMessage } from '@dsh/fixtures';
-import { encodeEventLine, JournalError, type JournalStore } from '@dsh/journal';
+import { encodeEventLine, JournalError, maxEventLineBytes, type JournalStore } from '@dsh/journal';
 import { createJournalStore } from '../src/index.js';
 import { conversation, header, journalText, tempDir, writeJournal } from './journal-test-kit.js';
 
@@ -90,6 +90,46 @@ describe('open() recovery', () => {
       replaceLine(1, JSON.stringify(header('other'))),
       1,
       /names session "other"/,
+    ],
+    ...[-5, 0, 1.5].map((formatVersion): [string, string, number, RegExp] => [
+      `formatVersion ${formatVersion}`,
+      replaceLine(1, JSON.stringify(header('s', { formatVersion }))),
+      1,
+      new RegExp(`formatVersion ${formatVersion} is not a journal format version`),
+    ]),
+    [
+      'a string formatVersion',
+      replaceLine(1, JSON.stringify({ ...header('s'), formatVersion: '1' })),
+      1,
+      /no formatVersion/,
+    ],
+    ['a header that is not an object', replaceLine(1, '[1]'), 1, /not a JSON object/],
+    [
+      'a header without a session id',
+      replaceLine(1, JSON.stringify({ formatVersion: 1 })),
+      1,
+      /no sessionId/,
+    ],
+    [
+      'an oversized middle line without a head',
+      replaceLine(3, `{"big":"${'x'.repeat(maxEventLineBytes)}"}`),
+      3,
+      /byte line that does not start with/,
+    ],
+    [
+      'an oversized line with a wrong seq',
+      replaceLine(
+        3,
+        `{"seq":7,"time":"2026-01-01T00:00:00.000Z","type":"x","a":"${'x'.repeat(maxEventLineBytes)}"}`,
+      ),
+      3,
+      /seq 7 where 1 was expected/,
+    ],
+    [
+      'an oversized header',
+      `{"formatVersion":1,"sessionId":"s","x":"${'x'.repeat(maxEventLineBytes)}"}\n`,
+      1,
+      /header line is \d+ bytes/,
     ],
     ['an empty file', '', 1, /empty/],
     ['an incomplete header', '{"formatVersion":1,', 1, /header line is incomplete/],

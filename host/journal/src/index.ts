@@ -40,7 +40,22 @@ export {
   type JournalSummary,
   type StoreChange,
 } from './journal-types.js';
-export { defaultMaxMessages, maxMaxMessages, pageRange, type PageRange } from './page-range.js';
+export {
+  maxEventLineBytes,
+  oversizedLineType,
+  lineHeadBytes,
+  oversizedLineEvent,
+  parseLineHead,
+  type OversizedLine,
+} from './oversized-line.js';
+export { prepareAppend, type PreparedAppend } from './prepare-append.js';
+export {
+  defaultMaxMessages,
+  maxMaxMessages,
+  maxPageBytes,
+  pageRange,
+  type PageRange,
+} from './page-range.js';
 export { parseSessionId } from './session-id.js';
 export {
   createProjectionRegistry,

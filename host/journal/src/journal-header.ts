@@ -21,7 +21,11 @@ export function encodeHeaderLine(header: JournalHeader): string {
   return JSON.stringify(header);
 }
 
-/** Decodes the header line; a newer format version is refused with a clear message. */
+/**
+ * Decodes the header line. `formatVersion` must be a whole number from 1 to this host's
+ * version: a newer one asks for an upgrade, anything else (negative, fractional, zero)
+ * is refused as not a journal format.
+ */
 export function decodeHeaderLine(line: string): LineResult<JournalHeader> {
   let parsed: unknown;
   try {
@@ -35,6 +39,12 @@ export function decodeHeaderLine(line: string): LineResult<JournalHeader> {
   const h = parsed as Record<string, unknown>;
   if (typeof h.formatVersion !== 'number') {
     return { ok: false, error: 'the header has no formatVersion' };
+  }
+  if (!Number.isInteger(h.formatVersion) || h.formatVersion < 1) {
+    return {
+      ok: false,
+      error: `the header's formatVersion ${String(h.formatVersion)} is not a journal format version (a whole number from 1 to ${formatVersion})`,
+    };
   }
   if (h.formatVersion > formatVersion) {
     return {

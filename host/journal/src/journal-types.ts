@@ -19,8 +19,11 @@ export type JournalErrorKind =
   | 'invalid_argument' // bad session id, seq out of range, bad page size
   | 'not_found' // no such session
   | 'corrupt' // the file cannot be read (a bad middle line, a bad header)
-  | 'read_only' // an append to a fixture or imported session
-  | 'exists'; // create with an id that is taken
+  | 'read_only' // an append to a fixture, a closed journal or a read-only data dir
+  | 'exists' // create with an id that is taken
+  | 'no_space' // the disk holding the data dir is full
+  | 'unavailable' // any other I/O failure of the data dir (EIO, too many open files...)
+  | 'too_large'; // an event whose journal line would pass the line limit
 
 /** The one error type of the journal boundary. */
 export class JournalError extends Error {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageRange } from '../src/index.js';
+import { maxPageBytes, pageRange } from '../src/index.js';
 
 /** A boundary index over a sorted list of message seqs. */
 function boundaries(seqs: number[]) {
@@ -35,6 +35,24 @@ describe('pageRange()', () => {
       ok: true,
       value: { start: 0, end: 5 },
     });
+  });
+
+  it('holds fewer messages when the page would pass the byte budget, never none', () => {
+    const mib = 1024 * 1024;
+    // Messages at 0, 3, 4, 8; events 4 and 8 are 20 MiB lines, the rest 100 bytes.
+    const sizes = [100, 100, 100, 100, 20 * mib, 100, 100, 100, 20 * mib, 100];
+    const withBytes = {
+      ...boundaries([0, 3, 4, 8]),
+      servedBytes: (from: number, to: number) => sizes.slice(from, to).reduce((a, b) => a + b, 0),
+    };
+    expect(maxPageBytes).toBe(32 * mib);
+    expect(pageRange(withBytes, 10, undefined, 50)).toEqual({
+      ok: true,
+      value: { start: 8, end: 10 },
+    });
+    expect(pageRange(withBytes, 10, 8, 50)).toEqual({ ok: true, value: { start: 0, end: 8 } });
+    const huge = { ...withBytes, servedBytes: () => 40 * mib };
+    expect(pageRange(huge, 10, undefined, 50)).toEqual({ ok: true, value: { start: 8, end: 10 } });
   });
 
   const bad: [string, number | undefined, number, RegExp][] = [

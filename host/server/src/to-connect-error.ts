@@ -11,7 +11,9 @@ const defaultLog: InternalErrorLog = (error) => {
 
 /**
  * Maps anything a handler throws to the Connect error the client sees: journal
- * failures to their codes (a corrupt journal carries a `JournalErrorDetail`), a
+ * failures to their codes (a corrupt journal carries a `JournalErrorDetail`; a full
+ * disk is `resource_exhausted`, a read-only one `failed_precondition`, another I/O
+ * failure `unavailable`, each naming the data dir and the fix), a
  * `ConnectError` unchanged, and everything else to `internal` with a generic message,
  * so no stack or path leaks to clients; the real error goes to `log`.
  */
@@ -44,6 +46,12 @@ export function toConnectError(error: unknown, log: InternalErrorLog = defaultLo
         );
       case 'exists':
         return new ConnectError(error.message, Code.AlreadyExists, undefined, undefined, error);
+      case 'no_space':
+        return new ConnectError(error.message, Code.ResourceExhausted, undefined, undefined, error);
+      case 'unavailable':
+        return new ConnectError(error.message, Code.Unavailable, undefined, undefined, error);
+      case 'too_large':
+        return new ConnectError(error.message, Code.InvalidArgument, undefined, undefined, error);
       default: {
         const unknownKind: never = error.kind;
         log(new Error(`journal error of unknown kind ${String(unknownKind)}`, { cause: error }));

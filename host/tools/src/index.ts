@@ -47,3 +47,6 @@ export { isProcessAlive, isProcessGroupAlive } from './process-group.js';
 
 // For other packages: the language a path's extension names (the transcript importers).
 export { langFromPath } from './lang-from-path.js';
+
+// For the agent runtime: where an oversized event's whole text is kept (the shell tools' spill files).
+export { spillPathFor } from './output-collector.js';

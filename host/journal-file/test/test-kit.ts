@@ -1,0 +1,3 @@
+/** Test helpers other packages share: journals in temp dirs and a real small tmpfs. */
+export * from './journal-test-kit.js';
+export * from './tmpfs.js';
