@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { stat } from 'node:fs/promises';
 import { Code, ConnectError } from '@connectrpc/connect';
 import type { JournalStore } from '../journal/journal-types.js';
-import type { ApprovalPolicy } from '../providers/config.js';
+import { noAllowedPaths, type AllowedPaths, type ApprovalPolicy } from '../providers/config.js';
 import type { ModelProvider } from '../providers/provider.js';
 import type { AgentControl, AgentStatus } from '../session/agent-control.js';
 import type { Tool } from '../tools/tool.js';
@@ -19,6 +19,8 @@ export interface AgentRuntimeOptions {
   readonly tools: readonly Tool[];
   /** Per-tool approval policy overrides (see `approvalVerdict` for the defaults). */
   readonly approvals?: Readonly<Record<string, ApprovalPolicy>>;
+  /** Folders outside a session's cwd that file tools use without asking. */
+  readonly allowPaths?: AllowedPaths;
   /** Folder under which each session spills long output (default: the OS temp dir). */
   readonly spillRoot?: string;
   /** Most model steps per turn (default 100). */
@@ -62,6 +64,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
               : options.provider,
           runtime,
           approvals: options.approvals ?? {},
+          allowPaths: options.allowPaths ?? noAllowedPaths,
           systemPrompt: systemPrompt(journal.header.cwd),
           spillDir: join(options.spillRoot ?? join(tmpdir(), 'dsh-spill'), sessionId),
           maxSteps: options.maxSteps ?? 100,

@@ -17,8 +17,11 @@ export {
   defaultBaseUrl,
   defaultModel,
   loadAgentConfig,
+  noAllowedPaths,
   type AgentConfig,
+  type AllowedPaths,
   type ApprovalPolicy,
+  type ApprovalSettings,
   type ConfigFlags,
   type ModelConfig,
 } from './config.js';

@@ -2,6 +2,7 @@
 export type {
   ParseResult,
   Tool,
+  ToolCallHead,
   ToolContext,
   ToolErrorInfo,
   ToolValue,
@@ -32,7 +33,14 @@ export { editTool, type EditArgs } from './edit-tool.js';
 export { strReplaceEditorTool, type StrReplaceEditorArgs } from './str-replace-editor-tool.js';
 export { grepTool, type GrepArgs } from './grep-tool.js';
 export { globTool, type GlobArgs } from './glob-tool.js';
-export { webFetchTool, type WebFetchArgs } from './web-fetch-tool.js';
+export {
+  createWebFetchTool,
+  webFetchTool,
+  type WebFetchArgs,
+  type WebFetchOptions,
+} from './web-fetch-tool.js';
+export { addressVerdict, parseNetworkRule, type NetworkRule } from './network-rules.js';
+export { realPath } from './real-path.js';
 export { createWebSearchTool, type WebSearchArgs } from './web-search-tool.js';
 export {
   createSearxngProvider,
