@@ -93,7 +93,11 @@ export async function runSandboxed(code: string, options: SandboxOptions): Promi
   });
   if (options.signal.aborted) return failure('interrupted');
   const pool = poolFor(options.memoryBytes);
-  const worker = await pool.acquire();
+  const worker = await pool.acquire(options.signal);
+  if (options.signal.aborted) {
+    pool.giveBack(worker);
+    return failure('interrupted');
+  }
   return new Promise<SandboxOutcome>((resolve) => {
     const abort = new SharedArrayBuffer(4);
     let settled = false;

@@ -31,8 +31,8 @@ export { readTool, type ReadArgs } from './read-tool.js';
 export { writeTool, type WriteArgs } from './write-tool.js';
 export { editTool, type EditArgs } from './edit-tool.js';
 export { strReplaceEditorTool, type StrReplaceEditorArgs } from './str-replace-editor-tool.js';
-export { grepTool, type GrepArgs } from './grep-tool.js';
-export { globTool, type GlobArgs } from './glob-tool.js';
+export { createGrepTool, grepLimits, grepTool, type GrepArgs } from './grep-tool.js';
+export { createGlobTool, globTool, type GlobArgs } from './glob-tool.js';
 export {
   createWebFetchTool,
   webFetchTool,

@@ -1,4 +1,5 @@
 import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { errorCodes, interruptedMessage } from '@dsh/card-models/contract';
 import { ToolFailure } from './tool-failure.js';
 
 /** Options of a `WorkerPool`. */
@@ -39,8 +40,8 @@ export class WorkerPool {
     private readonly options: WorkerPoolOptions,
   ) {}
 
-  /** A ready worker, started if none is idle. */
-  acquire(): Promise<Worker> {
+  /** A ready worker, started if none is idle; a wait for one ends when `signal` aborts. */
+  acquire(signal?: AbortSignal): Promise<Worker> {
     const worker = this.idle.pop();
     if (worker) {
       clearIdleTimer(worker);
@@ -48,9 +49,9 @@ export class WorkerPool {
       return Promise.resolve(worker);
     }
     // A worker given back is ready within moments: wait for it rather than start another.
-    if (this.releasing > this.waiters.length) return this.wait();
+    if (this.releasing > this.waiters.length) return this.wait(signal);
     if (this.live < this.options.maxWorkers) return this.start();
-    if (this.options.whenFull === 'wait') return this.wait();
+    if (this.options.whenFull === 'wait') return this.wait(signal);
     return Promise.reject(
       new ToolFailure('busy', this.options.fullMessage ?? 'too many jobs are running'),
     );
@@ -73,13 +74,33 @@ export class WorkerPool {
     worker.once('exit', settle);
   }
 
+  /** Takes back a worker that was given no job: it is ready as it is. */
+  giveBack(worker: Worker): void {
+    this.park(worker);
+  }
+
   /** Ends a worker that cannot be trusted with another job. */
   discard(worker: Worker): void {
     void worker.terminate();
   }
 
-  private wait(): Promise<Worker> {
-    return new Promise<Worker>((resolve, reject) => this.waiters.push({ resolve, reject }));
+  private wait(signal: AbortSignal | undefined): Promise<Worker> {
+    return new Promise<Worker>((resolve, reject) => {
+      const waiter: Waiter = {
+        resolve: (worker) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(worker);
+        },
+        reject,
+      };
+      const onAbort = () => {
+        const at = this.waiters.indexOf(waiter);
+        if (at >= 0) this.waiters.splice(at, 1);
+        reject(new ToolFailure(errorCodes.interrupted, interruptedMessage));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiters.push(waiter);
+    });
   }
 
   private start(): Promise<Worker> {
