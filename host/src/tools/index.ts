@@ -51,4 +51,4 @@ export { todoWriteTool, type TodoItem, type TodoWriteArgs } from './todo-write-t
 export { askUserTool, type AskUserArgs } from './ask-user-tool.js';
 export { createSkillTool, skillDirs, type SkillArgs } from './skill-tool.js';
 export { createRunCodeTool, runCodeLimits, type RunCodeArgs } from './run-code-tool.js';
-export { isProcessAlive, isProcessGroupAlive } from './process-group.js';
+export { isProcessAlive, processAlive, processTagVariable, ProcessTree } from './process-group.js';
