@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createConversation } from '@dsh/card-models';
 import { ApprovalDecision } from '@dsh/gen/events';
 import type { ApprovalPolicy } from '../../src/providers/index.js';
 import {
@@ -264,6 +265,38 @@ describe('approval of run_code sub-calls', () => {
       ['call_code', 'call_code.1', 'run_code'],
       ['call_code.1', 'call_code.1.1', 'bash'],
     ]);
+  });
+
+  it('shows a pending sub-call approval to the clients, beside its running sub-call', async () => {
+    h = await start({});
+    h.server.reply(
+      toolReply([
+        {
+          id: 'call_code',
+          name: 'run_code',
+          args: JSON.stringify({ code: program('bash', { command: 'true' }), description: 'd' }),
+        },
+      ]),
+      textReply(['Done.']),
+    );
+    await h.prompt('go');
+    await h.waitFor((e) => e.payload.case === 'approvalRequested');
+    const folded = createConversation().tryApply({ kind: 'replace', events: await h.events() });
+    if (!folded.ok) throw new Error(folded.error.message);
+    expect(folded.snapshot.pending).toMatchObject([
+      {
+        kind: 'approval',
+        callId: 'call_code.1',
+        toolName: 'bash',
+        reason: 'runs a shell command, called by the run_code program of call_code',
+      },
+    ]);
+    const [running] = folded.snapshot.runningCalls;
+    expect(running?.callId).toBe('call_code');
+    expect(running?.subCalls.map((sub) => [sub.callId, sub.name, sub.status])).toEqual([
+      ['call_code.1', 'bash', 'running'],
+    ]);
+    await h.runtime.cancel(h.sessionId);
   });
 
   it('asks by default for a sub-call that reads outside the working directory', async () => {
