@@ -3,7 +3,7 @@ import { toolSchema, type ObjectSchema } from './tool-args.js';
 import { ToolFailure } from './tool-failure.js';
 import { displayPath } from './display-path.js';
 import { globProblem } from './grep-tool.js';
-import { runSearch } from './search-runner.js';
+import { runOnWorker } from './run-on-worker.js';
 import { isDirectory, resolveToolPath } from './text-file.js';
 import type { Tool } from './tool.js';
 
@@ -46,11 +46,13 @@ export function createGlobTool(timeoutMs: number = globTimeoutMs): Tool<GlobArgs
       const root = resolveToolPath(ctx.cwd, args.path ?? '.');
       if (!(await isDirectory(root)))
         throw new ToolFailure('not_a_directory', `${root} is not a directory`);
-      const found = await runSearch(
+      const found = await runOnWorker(
         { kind: 'glob', root, pattern: args.pattern },
         {
           timeoutMs,
           signal: ctx.signal,
+          what: 'glob',
+          failureCode: 'search_failed',
           hint: 'a pattern with fewer {a,b} alternatives or a narrower path finishes sooner',
         },
       );

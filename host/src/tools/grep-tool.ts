@@ -2,7 +2,7 @@ import { isAbsolute } from 'node:path';
 import { searchTruncationHint, type MatchesMeta } from '@dsh/card-models/contract';
 import { toolSchema, type ObjectSchema } from './tool-args.js';
 import { displayPath } from './display-path.js';
-import { runSearch } from './search-runner.js';
+import { runOnWorker } from './run-on-worker.js';
 import { isDirectory, resolveToolPath } from './text-file.js';
 import type { Tool } from './tool.js';
 
@@ -75,7 +75,7 @@ export function createGrepTool(
     }),
     async execute(args, ctx) {
       const root = resolveToolPath(ctx.cwd, args.path ?? '.');
-      const found = await runSearch(
+      const found = await runOnWorker(
         {
           kind: 'grep',
           root,
@@ -90,6 +90,8 @@ export function createGrepTool(
         {
           timeoutMs,
           signal: ctx.signal,
+          what: 'grep',
+          failureCode: 'search_failed',
           hint: 'a simpler pattern (nested quantifiers such as (a+)+ backtrack without end) or a narrower path or glob finishes sooner',
         },
       );

@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { convert } from 'html-to-text';
 import { errorCodes, interruptedMessage, type WebFetchMeta } from '@dsh/card-models/contract';
 import { checkedGet, type RequestPolicy } from './checked-request.js';
+import { runOnWorker } from './run-on-worker.js';
 import type { NetworkRule } from './network-rules.js';
 import { toolSchema, type ObjectSchema } from './tool-args.js';
 import { ToolFailure } from './tool-failure.js';
@@ -15,12 +15,16 @@ export interface WebFetchArgs {
   prompt?: string;
 }
 
-/** Limits of one fetch: redirects followed, body bytes read, text kept, time allowed. */
+/**
+ * Limits of one fetch: redirects followed, body bytes read, text kept, time allowed, and
+ * time for turning HTML into text (on a worker thread).
+ */
 export const webFetchLimits = {
   maxRedirects: 5,
   maxBytes: 2_000_000,
   maxChars: 100_000,
   timeoutMs: 30_000,
+  convertMs: 10_000,
 } as const;
 
 const schema: ObjectSchema = {
@@ -77,7 +81,7 @@ export function createWebFetchTool(
         truncated: boolean;
       };
       try {
-        page = await fetchPage(args.url, signal, policy);
+        page = await fetchPage(args.url, signal, policy, ctx.signal);
       } catch (error) {
         if (error instanceof ToolFailure) throw error;
         if (ctx.signal.aborted) throw new ToolFailure(errorCodes.interrupted, interruptedMessage);
@@ -120,7 +124,12 @@ export const webFetchTool = createWebFetchTool();
 
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 
-async function fetchPage(start: string, signal: AbortSignal, policy: RequestPolicy) {
+async function fetchPage(
+  start: string,
+  signal: AbortSignal,
+  policy: RequestPolicy,
+  callSignal: AbortSignal,
+) {
   let url = new URL(start);
   for (let hop = 0; ; hop++) {
     const response = await checkedGet(
@@ -136,7 +145,7 @@ async function fetchPage(start: string, signal: AbortSignal, policy: RequestPoli
     const status = response.statusCode ?? 0;
     const location = response.headers.location;
     if (!redirectStatuses.has(status) || location === undefined) {
-      const { text, truncated } = await readText(response, url);
+      const { text, truncated } = await readText(response, url, callSignal);
       return { url: url.href, status, statusText: response.statusMessage ?? '', text, truncated };
     }
     response.destroy();
@@ -160,6 +169,7 @@ async function fetchPage(start: string, signal: AbortSignal, policy: RequestPoli
 async function readText(
   response: IncomingMessage,
   url: URL,
+  signal: AbortSignal,
 ): Promise<{ text: string; truncated: boolean }> {
   const type = (response.headers['content-type'] ?? 'text/plain').toLowerCase();
   const isHtml = type.includes('html');
@@ -186,20 +196,27 @@ async function readText(
     response.destroy();
   }
   const raw = decode(Buffer.concat(chunks), type);
-  let text = isHtml
-    ? convert(raw, {
-        wordwrap: false,
-        selectors: [
-          { selector: 'a', options: { ignoreHref: true } },
-          { selector: 'img', format: 'skip' },
-        ],
-      })
-    : raw;
+  let text = isHtml ? await htmlText(raw, url, signal) : raw;
   if (text.length > webFetchLimits.maxChars) {
     text = text.slice(0, webFetchLimits.maxChars);
     truncated = true;
   }
   return { text, truncated };
+}
+
+/** The text of an HTML page, worked out on a worker thread: a page decides what it costs. */
+async function htmlText(html: string, url: URL, signal: AbortSignal): Promise<string> {
+  const { text } = await runOnWorker(
+    { kind: 'html', html },
+    {
+      timeoutMs: webFetchLimits.convertMs,
+      signal,
+      what: `turning the HTML of ${url.href} into text`,
+      hint: 'fetch a smaller or simpler page',
+      failureCode: 'fetch_failed',
+    },
+  );
+  return text;
 }
 
 /** The body with its content encoding (gzip, deflate, br) undone, as fetch does. */

@@ -1,10 +1,14 @@
 // @ts-check
-// The worker thread of grep and glob: lists files (the model's glob is compiled here) and
-// runs the model's regular expression over their lines, so neither ever runs on the
-// host's event loop. The host terminates the worker at the tool's deadline. Plain
-// JavaScript, so the worker starts without the TypeScript loader.
+// The worker thread for tool work whose cost the model's input decides: listing files
+// (grep and glob; the model's glob is compiled here), running the model's regular
+// expression over their lines, turning a fetched HTML page into text, and diffing a
+// written file. None of it runs on the host's event loop; the host terminates the worker
+// at the job's deadline. Plain JavaScript, so the worker starts without the TypeScript
+// loader.
 import { readFile, stat } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
+import { structuredPatch } from 'diff';
+import { convert } from 'html-to-text';
 import { searchFiles } from './search-files.js';
 
 /**
@@ -12,29 +16,44 @@ import { searchFiles } from './search-files.js';
  * @typedef {{ kind: 'grep', root: string, isDirectory: boolean, glob: string | undefined,
  *   pattern: string, flags: string, limit: number, maxFileBytes: number,
  *   maxLineChars: number }} GrepJob
+ * @typedef {{ kind: 'html', html: string }} HtmlJob
+ * @typedef {{ kind: 'hunks', oldText: string, newText: string, context: number,
+ *   giveUpMs: number }} HunksJob
  * @typedef {{ lineNumber: number, line: string }} Match
  */
 
-if (!parentPort) throw new Error('search-worker.js runs as a worker thread');
+if (!parentPort) throw new Error('tool-worker.js runs as a worker thread');
 const port = parentPort;
 
 /** Files read at once; bounds the worker's memory (each may be up to `maxFileBytes`). */
 const batchSize = 16;
 
-port.on('message', (/** @type {GlobJob | GrepJob} */ job) => {
-  const work = job.kind === 'glob' ? glob(job) : grep(job);
-  work
+port.on('message', (/** @type {GlobJob | GrepJob | HtmlJob | HunksJob} */ job) => {
+  run(job)
     .then(
       (result) => port.postMessage({ kind: 'done', result }),
-      (error) => port.postMessage({ kind: 'failed', message: String(error?.message ?? error) }),
+      (error) =>
+        port.postMessage({
+          kind: 'failed',
+          message: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+        }),
     )
     .finally(() => port.postMessage({ kind: 'ready' }));
 });
 port.postMessage({ kind: 'ready' });
 
-/** @param {GlobJob} job */
-async function glob(job) {
-  return { paths: await searchFiles(job.root, { pattern: job.pattern }) };
+/** @param {GlobJob | GrepJob | HtmlJob | HunksJob} job */
+async function run(job) {
+  switch (job.kind) {
+    case 'glob':
+      return { paths: await searchFiles(job.root, { pattern: job.pattern }) };
+    case 'grep':
+      return grep(job);
+    case 'html':
+      return { text: htmlText(job.html) };
+    case 'hunks':
+      return { hunks: hunks(job) };
+  }
 }
 
 /**
@@ -87,8 +106,44 @@ async function matchFile(path, regex, job) {
   const lines = bytes.toString('utf8').split('\n');
   for (let i = 0; i < lines.length; i++) {
     const line = (lines[i] ?? '').replace(/\r$/, '');
-    if (regex.test(line))
+    if (regex.test(line)) {
       matches.push({ lineNumber: i + 1, line: line.slice(0, job.maxLineChars) });
+    }
   }
   return matches;
+}
+
+/**
+ * A page's text as `web_fetch` returns it: links without their targets, no images.
+ * @param {string} html
+ */
+function htmlText(html) {
+  return convert(html, {
+    wordwrap: false,
+    selectors: [
+      { selector: 'a', options: { ignoreHref: true } },
+      { selector: 'img', format: 'skip' },
+    ],
+  });
+}
+
+/**
+ * The contextual hunks of a change, exactly as card-models' `computeHunks` computes them
+ * (a test holds the two together), or `undefined` when the diff takes longer than
+ * `giveUpMs`.
+ * @param {HunksJob} job
+ */
+function hunks(job) {
+  const patch = structuredPatch('a', 'b', job.oldText, job.newText, '', '', {
+    context: job.context,
+    timeout: job.giveUpMs,
+  });
+  if (!patch) return undefined;
+  return patch.hunks.map((h) => ({
+    oldStart: h.oldStart,
+    oldLines: h.oldLines,
+    newStart: h.newStart,
+    newLines: h.newLines,
+    lines: h.lines.filter((line) => !line.startsWith('\\')),
+  }));
 }
