@@ -7,6 +7,7 @@ import {
   resultText,
   writeTool,
 } from '../../src/tools/index.js';
+import { lagDuring } from './event-loop-lag.js';
 import { createToolHarness, type ToolHarness } from './tool-harness.js';
 
 let h: ToolHarness;
@@ -16,33 +17,6 @@ beforeEach(() => {
 afterEach(async () => {
   await h.dispose();
 });
-
-/**
- * The lag of a 10 ms timer on this (the host's) event loop while `work` runs: every
- * tick's delay past its due time, in ms.
- */
-async function lagDuring<T>(work: () => Promise<T>): Promise<{ value: T; lags: number[] }> {
-  const lags: number[] = [];
-  let running = true;
-  let due = performance.now() + 10;
-  const tick = () => {
-    const now = performance.now();
-    lags.push(Math.max(0, now - due));
-    due = now + 10;
-    if (running) setTimeout(tick, 10);
-  };
-  setTimeout(tick, 10);
-  try {
-    return { value: await work(), lags };
-  } finally {
-    running = false;
-  }
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
-}
 
 // A short deadline for attacks that run until stopped, a long one for those that end
 // by themselves (memory, stack) so a busy machine cannot turn them into timeouts.
@@ -112,13 +86,11 @@ describe('run_code sandbox under attack', () => {
     },
   ])('ends $name with a structured error while the host keeps serving', async (c) => {
     const runtime = c.code_ === errorCodes.timeout ? quick : patient;
-    const { value, lags } = await lagDuring(() => run(c.code, runtime));
+    const { value, p99, worst } = await lagDuring(() => run(c.code, runtime));
     expect(value.result.error?.code).toBe(c.code_);
     if (c.message !== undefined) expect(value.text).toContain(c.message);
     // A blocked loop shows as one lag as long as the attack (1.5 s and more); a machine
     // busy with other processes adds scattered lags, which p99 and a second's bound absorb.
-    const p99 = percentile(lags, 99);
-    const worst = Math.max(...lags);
     expect(p99, `lag p99 ${p99.toFixed(1)} ms, max ${worst.toFixed(1)} ms`).toBeLessThan(250);
     expect(worst).toBeLessThan(1000);
   });

@@ -8,6 +8,7 @@ import {
   createToolRuntime,
   resultText,
 } from '../../src/tools/index.js';
+import { lagDuring } from './event-loop-lag.js';
 import { createToolHarness, type ToolHarness } from './tool-harness.js';
 
 let h: ToolHarness;
@@ -26,29 +27,10 @@ async function run(name: string, args: unknown, signal?: AbortSignal) {
   return { result, text: resultText(result) };
 }
 
-/** The worst delay of a 10 ms timer on this (the host's) event loop while `work` runs. */
-async function worstLag<T>(work: () => Promise<T>): Promise<{ value: T; worst: number }> {
-  let worst = 0;
-  let due = performance.now() + 10;
-  let running = true;
-  const tick = () => {
-    const now = performance.now();
-    worst = Math.max(worst, now - due);
-    due = now + 10;
-    if (running) setTimeout(tick, 10);
-  };
-  setTimeout(tick, 10);
-  try {
-    return { value: await work(), worst };
-  } finally {
-    running = false;
-  }
-}
-
 describe('grep and glob limits', () => {
   it('stops a catastrophic regular expression at the time limit, off the event loop', async () => {
     writeFileSync(join(h.cwd, 'evil.txt'), `${'a'.repeat(30)}b\n`);
-    const { value, worst } = await worstLag(() => run('grep', { pattern: '^(a+)+$' }));
+    const { value, worst } = await lagDuring(() => run('grep', { pattern: '^(a+)+$' }));
     expect(value.result.error?.code).toBe(errorCodes.timeout);
     expect(value.text).toMatch(/^Error: grep ran past its 1000 ms time limit and was stopped; /);
     // Run on the event loop, this match alone blocks it for seconds.
@@ -57,7 +39,7 @@ describe('grep and glob limits', () => {
 
   it('stops a glob that expands without end', async () => {
     mkdirSync(join(h.cwd, 'a'));
-    const { value, worst } = await worstLag(() => run('glob', { pattern: '{a,b}'.repeat(16) }));
+    const { value, worst } = await lagDuring(() => run('glob', { pattern: '{a,b}'.repeat(16) }));
     expect(value.result.error?.code).toBe(errorCodes.timeout);
     expect(value.text).toContain('glob ran past its 1000 ms time limit');
     expect(worst).toBeLessThan(1000);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { computeHunks, type Hunk } from '@dsh/card-models/contract';
 import { fileDiff, wholeFileHunks } from '../../src/tools/file-diff.js';
+import { lagDuring } from './event-loop-lag.js';
 import { createToolHarness, type ToolHarness } from './tool-harness.js';
 
 let h: ToolHarness;
@@ -14,25 +15,6 @@ beforeEach(() => {
 afterEach(async () => {
   await h.dispose();
 });
-
-/** The worst delay of a 10 ms timer on this (the host's) event loop while `work` runs. */
-async function worstLag<T>(work: () => Promise<T>): Promise<{ value: T; worst: number }> {
-  let worst = 0;
-  let due = performance.now() + 10;
-  let running = true;
-  const tick = () => {
-    const now = performance.now();
-    worst = Math.max(worst, now - due);
-    due = now + 10;
-    if (running) setTimeout(tick, 10);
-  };
-  setTimeout(tick, 10);
-  try {
-    return { value: await work(), worst };
-  } finally {
-    running = false;
-  }
-}
 
 /** Applies hunks to a text's lines (no fuzz): what a diff card shows must rebuild the file. */
 function apply(oldText: string, hunks: Hunk[]): string {
@@ -75,7 +57,7 @@ describe('fileDiff()', () => {
   it('diffs a regenerated file off the event loop, into hunks that rebuild it', async () => {
     const old = numbered(5000, 'old');
     const next = numbered(5000, 'new');
-    const { value, worst } = await worstLag(() => fileDiff('/f', old, next));
+    const { value, worst } = await lagDuring(() => fileDiff('/f', old, next));
     expect(apply(old, value.hunks)).toBe(next.replace(/\n$/, ''));
     // Computed in place, this diff alone blocks the loop for many seconds.
     expect(worst).toBeLessThan(1000);
@@ -83,7 +65,7 @@ describe('fileDiff()', () => {
 
   it('writes a regenerated file without holding up the host', async () => {
     writeFileSync(join(h.cwd, 'big.txt'), numbered(5000, 'old'));
-    const { value, worst } = await worstLag(() =>
+    const { value, worst } = await lagDuring(() =>
       h.run('write', { file_path: 'big.txt', content: numbered(5000, 'new') }),
     );
     expect(value.result.isError).toBe(false);
@@ -128,7 +110,7 @@ describe('web_fetch HTML conversion', () => {
   afterAll(() => new Promise((resolve) => server.close(resolve)));
 
   it.each(['/nested', '/long-list'])('converts %s off the event loop', async (path) => {
-    const { value, worst } = await worstLag(() => h.run('web_fetch', { url: `${base}${path}` }));
+    const { value, worst } = await lagDuring(() => h.run('web_fetch', { url: `${base}${path}` }));
     if (value.result.isError) {
       expect(['fetch_failed', 'timeout']).toContain(value.result.error?.code);
       expect(value.text).toContain(`turning the HTML of ${base}${path} into text`);
