@@ -7,6 +7,7 @@
 import { parentPort } from 'node:worker_threads';
 import { clearTimeout, setImmediate, setTimeout } from 'node:timers';
 import { workerData } from 'node:worker_threads';
+import { lowerThreadPriority } from './lower-thread-priority.js';
 import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC } from 'quickjs-emscripten';
 
 /** @typedef {import('quickjs-emscripten').QuickJSHandle} Handle */
@@ -21,6 +22,7 @@ import { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC } from 'quick
 
 if (!parentPort) throw new Error('code-sandbox-worker.js runs as a worker thread');
 const port = parentPort;
+lowerThreadPriority(10);
 // QuickJS's own limit bounds each allocation (its running total is inexact in this build,
 // which lacks malloc_usable_size); the WebAssembly memory's fixed maximum bounds them all.
 const pageBytes = 65536;

@@ -10,6 +10,7 @@ import { parentPort } from 'node:worker_threads';
 import { structuredPatch } from 'diff';
 import { convert } from 'html-to-text';
 import { searchFiles } from './search-files.js';
+import { lowerThreadPriority } from './lower-thread-priority.js';
 
 /**
  * @typedef {{ kind: 'glob', root: string, pattern: string }} GlobJob
@@ -24,6 +25,7 @@ import { searchFiles } from './search-files.js';
 
 if (!parentPort) throw new Error('tool-worker.js runs as a worker thread');
 const port = parentPort;
+lowerThreadPriority(10);
 
 /** Files read at once; bounds the worker's memory (each may be up to `maxFileBytes`). */
 const batchSize = 16;
