@@ -60,6 +60,8 @@ function poolFor(memoryBytes: number): WorkerPool {
       resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16, stackSizeMb: 8 },
       workerData: { memoryBytes },
       maxWorkers: maxRunningPrograms,
+      // A cold worker costs ~0.2 s (thread, WebAssembly); keep a warm one between turns.
+      idleMs: 300_000,
       whenFull: 'fail',
       fullMessage: `too many run_code programs are running at once (at most ${maxRunningPrograms}); wait for one to finish, then try again`,
     });
