@@ -78,7 +78,8 @@ export const directionRules: DirectionRules = {
       '@dsh/providers',
       '@dsh/card-models/contract',
     ],
-    test: ['@dsh/fixtures', '@dsh/journal-file', '@dsh/providers/test-kit'],
+    // Tests check that what the runtime records folds into what the clients show.
+    test: ['@dsh/fixtures', '@dsh/journal-file', '@dsh/providers/test-kit', '@dsh/card-models'],
   },
   '@dsh/import': {
     source: [

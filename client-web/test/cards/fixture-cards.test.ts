@@ -16,30 +16,34 @@ describe('ToolCard (fixture journals)', () => {
     expect(names.length).toBeGreaterThan(20);
   });
 
-  it.each(names)('renders every card of %s', async (name) => {
-    const { facts, snapshot } = loadFixture(name);
-    const all = topLevelBlocks(snapshot);
-    const blocks = sampleBlocks(all);
-    const parts: string[] = [
-      `<!-- ${name}: ${blocks.length} of ${all.length} top-level tool blocks -->`,
-    ];
-    for (const block of blocks) {
-      const wrapper = await mountCard(block, facts, 'conversation');
-      expect(activeContent(wrapper.element), block.callId).toEqual([]);
-      parts.push(
-        `<!-- ${block.callId} (${block.name || 'orphan'}): conversation -->`,
-        wrapper.html(),
-      );
-      wrapper.unmount();
-    }
-    for (const block of withSubCalls(blocks)) {
-      const wrapper = await mountCard(block, facts, 'details');
-      expect(activeContent(wrapper.element), block.callId).toEqual([]);
-      parts.push(`<!-- ${block.callId} (${block.name || 'orphan'}): details -->`, wrapper.html());
-      wrapper.unmount();
-    }
-    await expect(`${parts.join('\n')}\n`).toMatchFileSnapshot(`__snapshots__/${name}.html`);
-  }, 30_000); // A snapshot, not a timing test: the long-paging fixture mounts many cards.
+  it.each(names)(
+    'renders every card of %s',
+    async (name) => {
+      const { facts, snapshot } = loadFixture(name);
+      const all = topLevelBlocks(snapshot);
+      const blocks = sampleBlocks(all);
+      const parts: string[] = [
+        `<!-- ${name}: ${blocks.length} of ${all.length} top-level tool blocks -->`,
+      ];
+      for (const block of blocks) {
+        const wrapper = await mountCard(block, facts, 'conversation');
+        expect(activeContent(wrapper.element), block.callId).toEqual([]);
+        parts.push(
+          `<!-- ${block.callId} (${block.name || 'orphan'}): conversation -->`,
+          wrapper.html(),
+        );
+        wrapper.unmount();
+      }
+      for (const block of withSubCalls(blocks)) {
+        const wrapper = await mountCard(block, facts, 'details');
+        expect(activeContent(wrapper.element), block.callId).toEqual([]);
+        parts.push(`<!-- ${block.callId} (${block.name || 'orphan'}): details -->`, wrapper.html());
+        wrapper.unmount();
+      }
+      await expect(`${parts.join('\n')}\n`).toMatchFileSnapshot(`__snapshots__/${name}.html`);
+    },
+    30_000,
+  ); // A snapshot, not a timing test: the long-paging fixture mounts many cards.
 });
 
 /** Fields a conversation card limits (or offers to expand) and details show in full. */

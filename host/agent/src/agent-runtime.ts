@@ -5,7 +5,8 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import type { ContentBlock } from '@dsh/gen/content';
 import type { PromptMode, RespondRequest } from '@dsh/gen/service';
 import type { JournalStore } from '@dsh/journal';
-import type { ApprovalPolicy, ModelProvider } from '@dsh/providers';
+import { type ModelProvider } from '@dsh/providers';
+import { noAllowedPaths, type AllowedPaths, type ApprovalPolicy } from './approval-settings.js';
 import { createToolRuntime, type Tool } from '@dsh/tools';
 import { openAgentSession, type AgentSession } from './agent-session.js';
 import { systemPrompt } from './system-prompt.js';
@@ -18,6 +19,8 @@ export interface AgentRuntimeOptions {
   readonly tools: readonly Tool[];
   /** Per-tool approval policy overrides (see `approvalVerdict` for the defaults). */
   readonly approvals?: Readonly<Record<string, ApprovalPolicy>>;
+  /** Folders outside a session's cwd that file tools use without asking. */
+  readonly allowPaths?: AllowedPaths;
   /** Folder under which each session spills long output (default: the OS temp dir). */
   readonly spillRoot?: string;
   /** Most model steps per turn (default 100). */
@@ -82,6 +85,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
               : options.provider,
           runtime,
           approvals: options.approvals ?? {},
+          allowPaths: options.allowPaths ?? noAllowedPaths,
           systemPrompt: systemPrompt(journal.header.cwd),
           spillDir: join(options.spillRoot ?? join(tmpdir(), 'dsh-spill'), sessionId),
           maxSteps: options.maxSteps ?? 100,

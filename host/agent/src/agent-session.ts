@@ -4,7 +4,8 @@ import type { ContentBlock } from '@dsh/gen/content';
 import { ApprovalDecision, TurnEndReason } from '@dsh/gen/events';
 import { PromptMode, type RespondRequest } from '@dsh/gen/service';
 import { JournalError, type EventPayload, type Journal } from '@dsh/journal';
-import { type ApprovalPolicy, type ModelProvider, ProviderError } from '@dsh/providers';
+import { type ModelProvider, ProviderError } from '@dsh/providers';
+import { type AllowedPaths, type ApprovalPolicy } from './approval-settings.js';
 import type { ToolRuntime } from '@dsh/tools';
 import { approvalVerdict } from './approval-policy.js';
 import { createConversationHistory } from './conversation-history.js';
@@ -22,6 +23,7 @@ export interface AgentSessionOptions {
   readonly provider: ModelProvider;
   readonly runtime: ToolRuntime;
   readonly approvals: Readonly<Record<string, ApprovalPolicy>>;
+  readonly allowPaths: AllowedPaths;
   readonly systemPrompt: string;
   readonly spillDir: string;
   /** Most model steps one turn may take before it ends with an `agent/error`. */
@@ -114,10 +116,18 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
       recorder,
       pending,
       runtime,
-      verdict: (name, args) =>
-        sessionAllowed.has(name)
+      verdict: async (name, args) => {
+        const verdict = await approvalVerdict(
+          name,
+          args,
+          { cwd: journal.header.cwd, spillDir: options.spillDir },
+          { overrides: options.approvals, allowPaths: options.allowPaths },
+        );
+        // "Allow for this session" answers an ask; it never lifts a deny.
+        return verdict.policy === 'ask' && sessionAllowed.has(name)
           ? { policy: 'allow', reason: '' }
-          : approvalVerdict(name, args, journal.header.cwd, options.approvals),
+          : verdict;
+      },
       allowForSession: (name) => sessionAllowed.add(name),
       newId: (prefix) => `${prefix}-${turn}-${++nextId}-${randomUUID().slice(0, 8)}`,
     };

@@ -1,5 +1,5 @@
-import { isAbsolute, relative, resolve } from 'node:path';
-import type { ApprovalPolicy } from '@dsh/providers';
+import type { ApprovalPolicy, ApprovalSettings } from './approval-settings.js';
+import { isInside, realPath, resolveToolPath } from '@dsh/tools';
 
 /** What the policy says about one call, with the reason shown to the person asked. */
 export interface ApprovalVerdict {
@@ -7,46 +7,74 @@ export interface ApprovalVerdict {
   readonly reason: string;
 }
 
+/** The folders a session's file tools work in without asking. */
+export interface SessionFolders {
+  /** The session's working directory: reads, searches and writes. */
+  readonly cwd: string;
+  /** The session's spill folder (long output, background logs): reads and searches. */
+  readonly spillDir: string;
+}
+
+type Access = 'read' | 'search' | 'write';
+
 const shellTools = new Set(['bash', 'pwsh', 'terminal_send']);
-const fileTools = new Set(['write', 'edit', 'str_replace_editor']);
+
+/** Which path argument each file tool touches, and how. */
+const fileTargets = new Map<string, (args: Record<string, unknown>) => [unknown, Access]>([
+  ['read', (args) => [args['file_path'], 'read']],
+  ['write', (args) => [args['file_path'], 'write']],
+  ['edit', (args) => [args['file_path'], 'write']],
+  ['str_replace_editor', (args) => [args['path'], args['command'] === 'view' ? 'read' : 'write']],
+  ['grep', (args) => [args['path'] ?? '.', 'search']],
+  ['glob', (args) => [args['path'] ?? '.', 'search']],
+]);
+
+const verbs: Record<Access, string> = { read: 'reads', search: 'searches', write: 'writes' };
 
 /**
- * Decides whether a call runs, waits for a person, or is refused. Overrides name a policy per
- * tool; without one, shells ask, file writes outside the session cwd ask, everything else runs.
+ * Decides whether a call runs, waits for a person, or is refused. An override names the
+ * policy of a tool outright. Without one, shells ask; file tools whose path, with every
+ * symlink resolved (for a path that does not exist yet, its nearest existing parent's),
+ * lies outside the session's folders and the configured `allowPaths` ask; the rest run.
  */
-export function approvalVerdict(
+export async function approvalVerdict(
   toolName: string,
   rawArgs: string,
-  cwd: string,
-  overrides: Readonly<Record<string, ApprovalPolicy>>,
-): ApprovalVerdict {
-  const override = overrides[toolName];
+  folders: SessionFolders,
+  settings: ApprovalSettings,
+): Promise<ApprovalVerdict> {
+  const override = Object.hasOwn(settings.overrides, toolName)
+    ? settings.overrides[toolName]
+    : undefined;
   if (override !== undefined) {
     return { policy: override, reason: `the approval policy for ${toolName} is "${override}"` };
   }
   if (shellTools.has(toolName)) return { policy: 'ask', reason: 'runs a shell command' };
-  if (fileTools.has(toolName)) {
-    const path = pathArgument(rawArgs);
-    if (path !== undefined && !isInside(cwd, resolve(cwd, path))) {
-      return { policy: 'ask', reason: `writes outside the session directory: ${path}` };
-    }
-  }
-  return { policy: 'allow', reason: '' };
+  const target = fileTargets.get(toolName);
+  const args = target ? argumentObject(rawArgs) : undefined;
+  if (!target || !args) return { policy: 'allow', reason: '' };
+  const [path, access] = target(args);
+  if (typeof path !== 'string' || path === '') return { policy: 'allow', reason: '' };
+  const real = await realPath(resolveToolPath(folders.cwd, path));
+  const roots = [
+    folders.cwd,
+    ...settings.allowPaths.write,
+    ...(access === 'write' ? [] : [folders.spillDir, ...settings.allowPaths.read]),
+  ];
+  for (const root of roots) if (isInside(await realPath(root), real)) return allow;
+  const shown = real === resolveToolPath(folders.cwd, path) ? path : `${path} (really ${real})`;
+  return { policy: 'ask', reason: `${verbs[access]} outside the session directory: ${shown}` };
 }
 
-function pathArgument(rawArgs: string): string | undefined {
+const allow: ApprovalVerdict = { policy: 'allow', reason: '' };
+
+function argumentObject(rawArgs: string): Record<string, unknown> | undefined {
   try {
     const args: unknown = JSON.parse(rawArgs);
-    if (typeof args !== 'object' || args === null) return undefined;
-    const record = args as Record<string, unknown>;
-    const path = record['file_path'] ?? record['path'];
-    return typeof path === 'string' && path !== '' ? path : undefined;
+    return typeof args === 'object' && args !== null && !Array.isArray(args)
+      ? (args as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
-}
-
-function isInside(root: string, path: string): boolean {
-  const rel = relative(resolve(root), path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }

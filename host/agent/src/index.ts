@@ -7,6 +7,12 @@ export {
 } from './agent-runtime.js';
 export { approvalVerdict, type ApprovalVerdict } from './approval-policy.js';
 export {
+  noAllowedPaths,
+  type AllowedPaths,
+  type ApprovalPolicy,
+  type ApprovalSettings,
+} from './approval-settings.js';
+export {
   closeDanglingTurn,
   hostStoppedReason,
   recoverDanglingTurn,

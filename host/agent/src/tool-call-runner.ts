@@ -1,26 +1,17 @@
 import { errorCodes, interruptedMessage } from '@dsh/card-models/contract';
-import { ApprovalDecision } from '@dsh/gen/events';
 import type { EventPayload } from '@dsh/journal';
 import type { ToolContext, ToolRunResult, ToolRuntime } from '@dsh/tools';
-import type { ApprovalVerdict } from './approval-policy.js';
-import type { EventRecorder } from './event-recorder.js';
+import { createApprovalGate, type GateScope } from './approval-gate.js';
 import { payloads, textBlock } from './payloads.js';
-import type { PendingInteractions } from './pending-interactions.js';
 
 /** Everything a turn's tool calls share. */
-export interface TurnScope {
+export interface TurnScope extends GateScope {
   readonly sessionId: string;
   readonly cwd: string;
   readonly spillDir: string;
   readonly turn: number;
   readonly signal: AbortSignal;
-  readonly recorder: EventRecorder;
-  readonly pending: PendingInteractions;
   readonly runtime: ToolRuntime;
-  verdict(toolName: string, rawArgs: string): ApprovalVerdict;
-  /** Called when a person answers "allow for this session". */
-  allowForSession(toolName: string): void;
-  newId(prefix: string): string;
 }
 
 /** How long a cancelled tool gets to kill its processes before the turn ends anyway. */
@@ -37,10 +28,10 @@ export function interruptedResult(): ToolRunResult {
 }
 
 /**
- * Runs one top-level call: records `tool/call`, applies the approval policy (recording
- * `approval/*`), runs the tool with a context whose `askUser` records `question/*` and whose
- * `dispatch` records code-dispatch sub-calls, then records `tool/result`. A cancelled turn
- * settles the call as interrupted.
+ * Runs one top-level call: records `tool/call`, runs the tool with a context whose `gate`
+ * applies the approval policy to it and to each of its sub-calls (recording `approval/*`),
+ * whose `askUser` records `question/*` and whose `dispatch` records code-dispatch sub-calls,
+ * then records `tool/result`. A cancelled turn settles the call as interrupted.
  */
 export async function runToolCall(
   scope: TurnScope,
@@ -54,26 +45,6 @@ export async function runToolCall(
     recorder.record([payloads.toolResult(at, call.id, result)]);
   if (scope.signal.aborted) return void (await settle(interruptedResult()));
 
-  const verdict = scope.verdict(call.name, call.arguments);
-  if (verdict.policy === 'deny') {
-    return void (await settle(denied(`${call.name} is not allowed: ${verdict.reason}.`)));
-  }
-  if (verdict.policy === 'ask') {
-    const approvalId = scope.newId('approval');
-    // Registered before the request is durable, so an answer to it can never arrive early.
-    const answer = scope.pending.waitApproval(approvalId, scope.signal);
-    await recorder.record([
-      payloads.approvalRequested(approvalId, call.id, call.name, verdict.reason),
-    ]);
-    const decision = await answer;
-    await recorder.record([payloads.approvalResolved(approvalId, decision)]);
-    if (decision === ApprovalDecision.CANCELLED) return void (await settle(interruptedResult()));
-    if (decision === ApprovalDecision.ALLOW_SESSION) scope.allowForSession(call.name);
-    else if (decision !== ApprovalDecision.ALLOW) {
-      return void (await settle(denied(`The person denied this ${call.name} call.`)));
-    }
-  }
-
   let open = true;
   const ctx: ToolContext = {
     cwd: scope.cwd,
@@ -81,6 +52,8 @@ export async function runToolCall(
     sessionId: scope.sessionId,
     spillDir: scope.spillDir,
     callId: call.id,
+    depth: 0,
+    gate: createApprovalGate(scope),
     askUser: async (questions, signal) => {
       const questionId = scope.newId('question');
       const answer = scope.pending.waitQuestion(questionId, signal);
@@ -104,15 +77,6 @@ export async function runToolCall(
   const result = await untilAborted(run, scope.signal);
   open = false;
   await settle(scope.signal.aborted || result === undefined ? interruptedResult() : result);
-}
-
-function denied(message: string): ToolRunResult {
-  return {
-    content: [textBlock(`Error: ${message}`)],
-    isError: true,
-    error: { name: 'Denied', code: errorCodes.denied, message },
-    metaJson: '',
-  };
 }
 
 /** The run's result; after an abort, waits at most `killGraceMs` for the tool to stop. */

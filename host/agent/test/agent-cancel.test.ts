@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { interruptedMessage } from '@dsh/card-models/contract';
 import { TurnEndReason } from '@dsh/gen/events';
 import { assistantMessage, toolCall, toolCallBlock, turnStart, userMessage } from '@dsh/fixtures';
-import { createShellTool, ShellSessions } from '@dsh/tools';
+import { createShellTool, isProcessAlive, ShellSessions } from '@dsh/tools';
 import { deltaChunk, textReply, toolReply } from '@dsh/providers/test-kit';
 import { payloadOf, startHarness, type Harness } from './harness.js';
 import { echoTool } from './test-tools.js';
@@ -62,6 +62,41 @@ describe('AgentControl.cancel()', () => {
       turn: 2,
       reason: TurnEndReason.COMPLETED,
     });
+  });
+
+  it.each([
+    { name: 'setsid in the background', command: 'setsid sleep 1000 & echo $! > child.pid' },
+    {
+      name: 'setsid from a subshell that exits (the child loses its parent)',
+      command: '(setsid sleep 1000 & echo $! > child.pid)',
+    },
+    {
+      name: 'a new session with its own child',
+      command: "setsid bash -c 'sleep 1000 & echo $! > child.pid; wait' &",
+    },
+    {
+      name: 'a child without the tag that lost its parent after a while',
+      command: '(env -u DSH_PROCESS_TAG setsid sleep 1000 & echo $! > child.pid; sleep 1.5)',
+    },
+  ])('kills every descendant on cancel: $name', async ({ command }) => {
+    shells = new ShellSessions();
+    h = await startHarness({
+      tools: [createShellTool('bash', shells)],
+      approvals: { bash: 'allow' },
+    });
+    const args = JSON.stringify({ command: `${command}\nsleep 100` });
+    h.server.reply(toolReply([{ id: 'call_setsid', name: 'bash', args }]));
+    await h.prompt('start it');
+    let pid = 0;
+    await until(async () => {
+      pid = Number((await readFile(join(h.cwd, 'child.pid'), 'utf8').catch(() => '')).trim());
+      return pid > 0;
+    });
+    // The last case's child must be seen by the tree before its parent exits.
+    if (command.includes('sleep 1.5')) await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect(isProcessAlive(pid)).toBe(true);
+    await h.runtime.cancel(h.sessionId);
+    expect(isProcessAlive(pid)).toBe(false);
   });
 
   it('kills a long shell command and records an interrupted result', async () => {

@@ -30,7 +30,11 @@ async function startPage(): Promise<string> {
 describe('createDemoProvider()', () => {
   it('tours every first-party tool and yields every event type of SPEC 5 except extensions', async () => {
     const hostUrl = await startPage();
-    tools = createFirstPartyTools({ homeDir: '/nonexistent-home' });
+    // As `dsh serve` does: the host's own page is the one loopback URL web_fetch may reach.
+    tools = createFirstPartyTools({
+      homeDir: '/nonexistent-home',
+      trustedUrls: () => [new URL(hostUrl).href],
+    });
     h = await startHarness({
       tools: tools.tools,
       provider: createDemoProvider({ hostUrl, chunkDelayMs: 0 }),

@@ -8,7 +8,8 @@ import { PromptMode } from '@dsh/gen/service';
 import { createAgentRuntime, type AgentRuntime } from '../src/index.js';
 import { eventTypes, type Journal, type JournalStore } from '@dsh/journal';
 import { createJournalStore } from '@dsh/journal-file';
-import { type ApprovalPolicy, createOpenAiProvider, type ModelProvider } from '@dsh/providers';
+import { createOpenAiProvider, type ModelProvider } from '@dsh/providers';
+import type { ApprovalPolicy } from '../src/index.js';
 import type { Tool } from '@dsh/tools';
 import { startFakeOpenAiServer, type FakeOpenAiServer } from '@dsh/providers/test-kit';
 

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { ConfigFlags } from '@dsh/providers';
+import type { ConfigFlags } from './load-agent-config.js';
 import { dataDirFrom, expandPath } from './expand-path.js';
 
 /** The settings of `dsh serve`, after flags and environment. */

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { createAgentRuntime, recoverDanglingTurn } from '@dsh/agent';
 import { webDistDir } from '@dsh/client-web/web-dist';
 import { journalsDir } from '@dsh/fixtures/journals';
-import { loadAgentConfig, createProviderFactory } from '@dsh/providers';
+import { createProviderFactory } from '@dsh/providers';
+import { loadAgentConfig } from './load-agent-config.js';
 import { createFirstPartyTools, searchProviderFromEnv } from '@dsh/tools';
 import type { JournalStore } from '@dsh/journal';
 import {
@@ -71,7 +72,7 @@ async function serveLocked(
   }
   const agentConfig = await loadAgentConfig(config.model, process.env, homedir());
   if ('error' in agentConfig) throw new Error(agentConfig.error);
-  const { model, approvals } = agentConfig.config;
+  const { model, approvals, allowPaths, allowNetworks } = agentConfig.config;
   await buildWebClient(webRoot, out);
   const { token, generated } = resolveToken(config.host, config.token);
   const store = await createJournalStore({
@@ -82,12 +83,18 @@ async function serveLocked(
   });
   // The demo model fetches the host's own page; its URL is known once the server listens.
   const demo: { hostUrl?: string } = {};
-  const tools = createFirstPartyTools({ searchProvider: searchProviderFromEnv(process.env) });
+  const tools = createFirstPartyTools({
+    searchProvider: searchProviderFromEnv(process.env),
+    allowNetworks,
+    // The host's own status page is the one loopback page web_fetch reaches by default.
+    trustedUrls: () => (demo.hostUrl === undefined ? [] : [new URL(demo.hostUrl).href]),
+  });
   const agent = createAgentRuntime({
     store,
     provider: createProviderFactory(model, demo),
     tools: tools.tools,
     approvals,
+    allowPaths,
     spillRoot: join(config.dataDir, '.spill'),
   });
   const shutdownAgent = async (): Promise<void> => {

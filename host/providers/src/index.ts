@@ -1,4 +1,4 @@
-/** Model providers: the OpenAI-compatible streaming client, the offline demo model, config. */
+/** Model providers: the OpenAI-compatible streaming client, the offline demo model, model settings. */
 export type {
   ModelProvider,
   ProviderChunk,
@@ -14,12 +14,4 @@ export { demoSteps } from './demo-script.js';
 export { createProviderFactory } from './provider-factory.js';
 export { sseEvents } from './sse-events.js';
 export { retryDelay } from './retry-delay.js';
-export {
-  defaultBaseUrl,
-  defaultModel,
-  loadAgentConfig,
-  type AgentConfig,
-  type ApprovalPolicy,
-  type ConfigFlags,
-  type ModelConfig,
-} from './config.js';
+export { defaultBaseUrl, defaultModel, type ModelConfig } from './model-config.js';

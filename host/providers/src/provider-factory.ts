@@ -1,4 +1,4 @@
-import type { ModelConfig } from './config.js';
+import type { ModelConfig } from './model-config.js';
 import { createDemoProvider, type DemoProviderOptions } from './demo-provider.js';
 import { createOpenAiProvider } from './openai-provider.js';
 import type { ModelProvider } from './provider.js';

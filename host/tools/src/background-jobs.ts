@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
-import { isProcessGroupAlive, killProcessGroup } from './process-group.js';
+import { processAlive, ProcessTree } from './process-group.js';
 
 /** A command launched with `background: true`. */
 export interface BackgroundJob {
@@ -15,7 +15,7 @@ export interface BackgroundJob {
  */
 export class BackgroundJobs {
   private next = 0;
-  private readonly jobs = new Map<string, BackgroundJob>();
+  private readonly jobs = new Map<string, { job: BackgroundJob; tree: ProcessTree }>();
 
   /** Starts `program args` in `cwd`, its output going to `outputPath`. */
   async launch(
@@ -26,29 +26,40 @@ export class BackgroundJobs {
   ): Promise<BackgroundJob> {
     const fd = openSync(outputPath, 'a');
     try {
-      const child = spawn(program, args, { cwd, detached: true, stdio: ['ignore', fd, fd] });
+      const tree = new ProcessTree();
+      const child = spawn(program, args, {
+        cwd,
+        detached: true,
+        env: tree.spawnEnv(),
+        stdio: ['ignore', fd, fd],
+      });
       await new Promise<void>((resolve, reject) => {
         child.once('spawn', resolve);
         child.once('error', reject);
       });
       child.unref();
       const job = { jobId: `bg${++this.next}`, pid: child.pid ?? 0, outputPath };
-      this.jobs.set(job.jobId, job);
-      child.once('exit', () => this.jobs.delete(job.jobId));
+      tree.watch(job.pid);
+      this.jobs.set(job.jobId, { job, tree });
+      // What the job leaves running when it exits is still killed by `dispose`.
+      child.once('exit', () => tree.forget());
       return job;
     } finally {
       closeSync(fd);
     }
   }
 
-  /** Jobs whose process group is still alive. */
-  running(): BackgroundJob[] {
-    return [...this.jobs.values()].filter((job) => isProcessGroupAlive(job.pid));
+  /** Jobs whose leader process is still running. */
+  async running(): Promise<BackgroundJob[]> {
+    const jobs = [...this.jobs.values()].map(({ job }) => job);
+    const alive = await Promise.all(jobs.map((job) => processAlive(job.pid)));
+    return jobs.filter((_job, i) => alive[i]);
   }
 
-  /** Kills every job still running. */
+  /** Kills every job and whatever it started that still runs. */
   async dispose(): Promise<void> {
-    await Promise.all(this.running().map((job) => killProcessGroup(job.pid)));
+    const jobs = [...this.jobs.values()];
     this.jobs.clear();
+    await Promise.all(jobs.map(({ tree }) => tree.kill()));
   }
 }

@@ -1,4 +1,4 @@
-import vm from 'node:vm';
+import { WorkerPool } from './worker-pool.js';
 
 /**
  * What a sandboxed program's `tools.<name>(args)` call settles with: the text it
@@ -11,198 +11,204 @@ export interface SandboxCallResult {
   message?: string;
 }
 
-/** Options of `runSandboxed`. */
-export interface SandboxOptions {
-  /** Performs a `tools.<name>(args)` call; `argsJson` is the JSON of the program's argument. */
-  call(name: string, argsJson: string): Promise<SandboxCallResult>;
+/** Hard limits of one program. */
+export interface SandboxLimits {
   /** Time limit for the whole program, synchronous parts included. */
   timeoutMs: number;
   /** Most tool calls a program may make; later calls reject. */
   maxCalls: number;
+  /** The QuickJS heap of one program. */
+  memoryBytes: number;
+  /** The QuickJS stack of one program (deep recursion fails past it). */
+  stackBytes: number;
+  /** Characters of printed output and of the result that reach the host. */
+  maxChars: number;
+  /** Characters of one tools call's JSON arguments. */
+  maxArgsChars: number;
+}
+
+/** Options of `runSandboxed`. */
+export interface SandboxOptions extends SandboxLimits {
+  /** Performs a `tools.<name>(args)` call; `argsJson` is the JSON of the program's argument. */
+  call(name: string, argsJson: string): Promise<SandboxCallResult>;
   signal: AbortSignal;
 }
 
-/** How a sandboxed program ended. */
+/** The failure codes of a program. */
+export type SandboxFailureCode = 'timeout' | 'program_error' | 'interrupted' | 'memory_limit';
+
+/** How a sandboxed program ended. `chars` counts everything printed, shown or not. */
 export type SandboxOutcome =
-  | { ok: true; logs: string[]; result?: string }
-  | {
-      ok: false;
-      logs: string[];
-      code: 'timeout' | 'program_error' | 'interrupted';
-      message: string;
-    };
+  | { ok: true; logs: string[]; chars: number; result?: string; resultChars?: number }
+  | { ok: false; logs: string[]; chars: number; code: SandboxFailureCode; message: string };
 
-// Runs inside the context. Only primitives cross from the host: `hostCall` stays in
-// this closure (a host function reachable from the program would hand it the host's
-// `Function`), and settlements arrive through primitive globals read by `__dshSettle`.
-const bootstrap = `(function (hostCall) {
-  'use strict';
-  const logs = [];
-  const pending = new Map();
-  const state = { done: false, ok: false, result: undefined, error: undefined };
-  let nextId = 0;
-  const json = (v) => {
-    try { const s = JSON.stringify(v); return s === undefined ? String(v) : s; } catch { return String(v); }
-  };
-  const show = (v) => {
-    if (typeof v === 'string') return v;
-    return json(v);
-  };
-  const log = (...values) => { if (logs.length < 2000) logs.push(values.map(show).join(' ')); };
-  const call = (name, args) => new Promise((resolve, reject) => {
-    const id = ++nextId;
-    let text;
-    try { text = JSON.stringify(args === undefined ? {} : args); } catch (e) { reject(e); return; }
-    pending.set(id, { resolve, reject });
-    const refused = hostCall(name, typeof text === 'string' ? text : '{}', id);
-    if (typeof refused === 'string') { pending.delete(id); reject(new Error(refused)); }
-  });
-  const settle = () => {
-    const id = globalThis.__dshId, p = pending.get(id);
-    if (!p) return;
-    pending.delete(id);
-    if (globalThis.__dshIsError) {
-      const e = new Error(globalThis.__dshMessage);
-      e.code = globalThis.__dshCode;
-      e.content = globalThis.__dshText;
-      p.reject(e);
-    } else p.resolve(globalThis.__dshText);
-  };
-  const run = (main) => {
-    main().then(
-      (value) => { state.done = true; state.ok = true; state.result = value === undefined ? undefined : json(value); },
-      (e) => {
-        state.done = true;
-        state.error = !(e instanceof Error) ? 'thrown: ' + show(e) : e.name === 'Error' ? e.message : e.name + ': ' + e.message;
-      },
-    );
-  };
-  const tools = new Proxy(Object.freeze({}), {
-    get: (_t, name) => (typeof name === 'string' ? (args) => call(name, args) : undefined),
-  });
-  const console = Object.freeze({ log, info: log, warn: log, error: log, debug: log });
-  Object.defineProperty(globalThis, 'tools', { value: tools, enumerable: true });
-  Object.defineProperty(globalThis, 'console', { value: console, enumerable: true, writable: true });
-  Object.defineProperty(globalThis, '__dshSettle', { value: settle });
-  Object.defineProperty(globalThis, '__dshRun', { value: run });
-  return { logs, state };
-})`;
+/** How long a worker may overrun its deadline (or ignore an abort) before it is terminated. */
+const overrunMs = 1000;
 
-const settleScript = new vm.Script('__dshSettle()');
+/** Most programs running at once on this host; nested `run_code` calls count too. */
+export const maxRunningPrograms = 8;
+
+/** Sandbox workers by program heap size (a worker's WebAssembly memory is fixed at start). */
+const pools = new Map<number, WorkerPool>();
+
+function poolFor(memoryBytes: number): WorkerPool {
+  let pool = pools.get(memoryBytes);
+  if (!pool) {
+    pool = new WorkerPool(new URL('./code-sandbox-worker.js', import.meta.url), {
+      // The worker's own heap holds only the engine's glue and strings on their way
+      // through; the program's heap lives in WebAssembly memory bounded by `memoryBytes`.
+      resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16, stackSizeMb: 8 },
+      workerData: { memoryBytes },
+      maxWorkers: maxRunningPrograms,
+      // A cold worker costs ~0.2 s (thread, WebAssembly); keep a warm one between turns.
+      idleMs: 300_000,
+      whenFull: 'fail',
+      fullMessage: `too many run_code programs are running at once (at most ${maxRunningPrograms}); wait for one to finish, then try again`,
+    });
+    pools.set(memoryBytes, pool);
+  }
+  return pool;
+}
 
 /**
- * Runs JavaScript (top-level `await` and `return` allowed) in a fresh `node:vm`
- * context with no `require`, `process` or host objects; only `tools` and `console`.
- * Every entry into the context runs under the remaining time budget, so runaway
- * synchronous code and endless promise chains are both stopped.
+ * Runs JavaScript (top-level `await` and `return` allowed) in a QuickJS runtime on a
+ * worker thread, so no part of the program runs on the host's event loop. The runtime
+ * has hard memory and stack limits and an interrupt handler for the deadline and for
+ * `signal`; a worker that does not answer within a second past either is terminated.
+ * Only strings and numbers cross between the program and the host.
  */
-export function runSandboxed(code: string, options: SandboxOptions): Promise<SandboxOutcome> {
-  const sandbox: Record<string, unknown> = Object.create(null);
-  const context = vm.createContext(sandbox, {
-    microtaskMode: 'afterEvaluate',
-    codeGeneration: { strings: true, wasm: false },
+export async function runSandboxed(code: string, options: SandboxOptions): Promise<SandboxOutcome> {
+  const logs: string[] = [];
+  let chars = 0;
+  const messages: Record<SandboxFailureCode, string> = {
+    timeout: `the program ran past its ${options.timeoutMs} ms time limit`,
+    interrupted: 'the program was interrupted',
+    memory_limit: `the program ran out of its ${options.memoryBytes / 2 ** 20} MB memory limit`,
+    program_error: 'the program failed',
+  };
+  const failure = (code: SandboxFailureCode, message = messages[code]): SandboxOutcome => ({
+    ok: false,
+    logs,
+    chars,
+    code,
+    message,
   });
-  const deadline = Date.now() + options.timeoutMs;
-  let calls = 0;
-  let inFlight = 0;
-  let settled = false;
-
+  if (options.signal.aborted) return failure('interrupted');
+  const pool = poolFor(options.memoryBytes);
+  const worker = await pool.acquire(options.signal);
+  if (options.signal.aborted) {
+    pool.giveBack(worker);
+    return failure('interrupted');
+  }
   return new Promise<SandboxOutcome>((resolve) => {
-    const api = { logs: [] as unknown[], state: {} as Record<string, unknown> };
-    const logs = () => {
-      // An index loop: the program may have replaced the context's Array methods.
-      const lines: string[] = [];
-      for (let i = 0; i < api.logs.length; i++) {
-        const line = api.logs[i];
-        if (typeof line === 'string') lines.push(line);
-      }
-      return lines;
-    };
-    const finish = (outcome: SandboxOutcome) => {
+    const abort = new SharedArrayBuffer(4);
+    let settled = false;
+    let overrun: NodeJS.Timeout | undefined;
+    const finish = (outcome: SandboxOutcome, healthy: boolean) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      clearTimeout(deadline);
+      clearTimeout(overrun);
       options.signal.removeEventListener('abort', onAbort);
+      worker.off('message', onMessage);
+      worker.off('exit', onExit);
+      worker.off('error', onError);
+      if (healthy) pool.release(worker);
+      else pool.discard(worker);
       resolve(outcome);
     };
-    const fail = (code: 'timeout' | 'program_error' | 'interrupted', message: string) =>
-      finish({ ok: false, logs: logs(), code, message });
-    const timedOut = () =>
-      fail('timeout', `the program ran past its ${options.timeoutMs} ms time limit`);
-    const enter = (script: vm.Script) => {
+    const stop = (code: 'timeout' | 'interrupted') => {
+      Atomics.store(new Int32Array(abort), 0, stopFlags[code]);
+      worker.postMessage({ kind: 'abort' });
+      overrun ??= setTimeout(() => finish(failure(code), false), overrunMs);
+    };
+    const onAbort = () => stop('interrupted');
+    let lastError = '';
+    const onError = (error: Error) => (lastError = `${error.name}: ${error.message}`);
+    const onExit = () =>
+      finish(
+        failure(
+          'program_error',
+          `the sandbox stopped unexpectedly${lastError === '' ? '' : ` (${lastError})`}`,
+        ),
+        false,
+      );
+    const onMessage = (message: WorkerMessage) => {
       if (settled) return;
-      try {
-        script.runInContext(context, { timeout: Math.max(1, deadline - Date.now()) });
-      } catch (error) {
-        if ((error as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')
-          return timedOut();
-        return fail('program_error', describe(error));
-      }
-      check();
-    };
-    const check = () => {
-      const state = api.state;
-      if (state.done === true) {
-        if (state.ok === true) {
-          const result = typeof state.result === 'string' ? state.result : undefined;
-          return finish({ ok: true, logs: logs(), ...(result === undefined ? {} : { result }) });
+      switch (message.kind) {
+        case 'log':
+          logs.push(message.line);
+          chars += message.length + (logs.length > 1 ? 1 : 0);
+          return;
+        case 'call':
+          void options
+            .call(message.name, message.argsJson)
+            .catch((error: unknown): SandboxCallResult => ({
+              text: String(error),
+              isError: true,
+              code: 'internal',
+            }))
+            .then((result) => {
+              if (settled) return;
+              worker.postMessage({
+                kind: 'settle',
+                id: message.id,
+                isError: result.isError,
+                text: result.text,
+                code: result.code ?? '',
+                message: result.message ?? result.text,
+              });
+            });
+          return;
+        case 'done':
+          return finish(outcomeOf(message.outcome), true);
+        case 'ready':
+          return;
+        default: {
+          const unknown: never = message;
+          return finish(
+            failure('program_error', `unknown sandbox message ${String(unknown)}`),
+            false,
+          );
         }
-        return fail(
-          'program_error',
-          typeof state.error === 'string' ? state.error : 'the program failed',
-        );
-      }
-      if (inFlight === 0) {
-        fail(
-          'program_error',
-          'the program is waiting for a promise that can never settle (only tools.* calls complete later)',
-        );
       }
     };
-    const hostCall = (name: unknown, argsJson: unknown, id: unknown): string | undefined => {
-      if (settled) return 'the program has already ended';
-      if (typeof name !== 'string' || typeof argsJson !== 'string' || typeof id !== 'number') {
-        return 'tools calls take one JSON-serialisable argument object';
+    function outcomeOf(outcome: WorkerOutcome): SandboxOutcome {
+      if (outcome.ok) {
+        return outcome.result === undefined
+          ? { ok: true, logs, chars }
+          : { ok: true, logs, chars, result: outcome.result, resultChars: outcome.length };
       }
-      if (++calls > options.maxCalls)
-        return `call limit reached: a program may make at most ${options.maxCalls} tool calls`;
-      inFlight++;
-      const deliver = (result: SandboxCallResult) => {
-        inFlight--;
-        if (settled) return;
-        sandbox.__dshId = id;
-        sandbox.__dshIsError = result.isError;
-        sandbox.__dshText = result.text;
-        sandbox.__dshCode = result.code ?? '';
-        sandbox.__dshMessage = result.message ?? result.text;
-        enter(settleScript);
-      };
-      options
-        .call(name, argsJson)
-        .then(deliver, (error: unknown) =>
-          deliver({ text: describe(error), isError: true, code: 'internal' }),
-        );
-      return undefined;
-    };
-    const timer = setTimeout(timedOut, options.timeoutMs);
-    const onAbort = () => fail('interrupted', 'the program was interrupted');
-    options.signal.addEventListener('abort', onAbort, { once: true });
-    if (options.signal.aborted) return onAbort();
-
-    let main: vm.Script;
-    try {
-      const start = vm.runInContext(bootstrap, context) as (call: typeof hostCall) => typeof api;
-      Object.assign(api, start(hostCall));
-      main = new vm.Script(`__dshRun(async () => {\n${code}\n})`, { filename: 'run_code.js' });
-    } catch (error) {
-      return fail('program_error', describe(error));
+      return failure(outcome.code, outcome.message ?? messages[outcome.code]);
     }
-    enter(main);
+    const deadline = setTimeout(() => stop('timeout'), options.timeoutMs);
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.once('exit', onExit);
+    options.signal.addEventListener('abort', onAbort, { once: true });
+    worker.postMessage({
+      kind: 'run',
+      code,
+      abort,
+      timeoutMs: options.timeoutMs,
+      maxCalls: options.maxCalls,
+      stackBytes: options.stackBytes,
+      maxChars: options.maxChars,
+      maxArgsChars: options.maxArgsChars,
+    });
   });
 }
 
-function describe(error: unknown): string {
-  if (error instanceof Error) return `${error.name}: ${error.message}`;
-  if (typeof error === 'object' && error !== null) return 'the program threw a non-error value';
-  return String(error);
-}
+/** The values of the shared stop flag the worker's interrupt handler reads. */
+const stopFlags = { interrupted: 1, timeout: 2 } as const;
+
+/** What the worker reports when a program ends. */
+type WorkerOutcome =
+  | { ok: true; result?: string; length?: number }
+  | { ok?: false; code: SandboxFailureCode; message?: string };
+
+type WorkerMessage =
+  | { kind: 'ready' }
+  | { kind: 'log'; line: string; length: number }
+  | { kind: 'call'; id: number; name: string; argsJson: string }
+  | { kind: 'done'; outcome: WorkerOutcome };

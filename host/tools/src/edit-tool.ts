@@ -64,7 +64,7 @@ export const editTool: Tool<EditArgs, FileDiff> = {
     return {
       content: `Edited ${path}: replaced ${count} occurrence${count === 1 ? '' : 's'}`,
       isError: false,
-      value: fileDiff(path, oldText, newText),
+      value: await fileDiff(path, oldText, newText),
     };
   },
   presentationMeta: diffMeta,

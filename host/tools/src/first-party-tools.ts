@@ -13,7 +13,8 @@ import { strReplaceEditorTool } from './str-replace-editor-tool.js';
 import { createTerminalSendTool } from './terminal-send-tool.js';
 import { todoWriteTool } from './todo-write-tool.js';
 import type { Tool } from './tool.js';
-import { webFetchTool } from './web-fetch-tool.js';
+import type { NetworkRule } from './network-rules.js';
+import { createWebFetchTool } from './web-fetch-tool.js';
 import { createWebSearchTool } from './web-search-tool.js';
 import { writeTool } from './write-tool.js';
 
@@ -23,6 +24,10 @@ export interface FirstPartyToolOptions {
   searchProvider?: SearchProvider;
   /** Home folder for `~/.dsh/skills` (default: the user's). */
   homeDir?: string;
+  /** Non-public addresses `web_fetch` may reach (`allowNetworks` in the config file). */
+  allowNetworks?: readonly NetworkRule[];
+  /** Exact URLs `web_fetch` fetches whatever address they resolve to. */
+  trustedUrls?: () => readonly string[];
 }
 
 /** The host's tools and the processes they keep. */
@@ -46,7 +51,10 @@ export function createFirstPartyTools(options: FirstPartyToolOptions = {}): Firs
     strReplaceEditorTool,
     grepTool,
     globTool,
-    webFetchTool,
+    createWebFetchTool({
+      ...(options.allowNetworks ? { allowNetworks: options.allowNetworks } : {}),
+      ...(options.trustedUrls ? { trustedUrls: options.trustedUrls } : {}),
+    }),
     createWebSearchTool(options.searchProvider),
     todoWriteTool,
     askUserTool,

@@ -1,15 +1,9 @@
-import { readFile, stat } from 'node:fs/promises';
-import {
-  errorCodes,
-  interruptedMessage,
-  searchTruncationHint,
-  type MatchesMeta,
-} from '@dsh/card-models/contract';
+import { isAbsolute } from 'node:path';
+import { searchTruncationHint, type MatchesMeta } from '@dsh/card-models/contract';
 import { toolSchema, type ObjectSchema } from './tool-args.js';
-import { ToolFailure } from './tool-failure.js';
 import { displayPath } from './display-path.js';
-import { searchFiles } from './search-files.js';
-import { isDirectory, looksBinary, resolveToolPath } from './text-file.js';
+import { runOnWorker } from './run-on-worker.js';
+import { isDirectory, resolveToolPath } from './text-file.js';
 import type { Tool } from './tool.js';
 
 /** Arguments of `grep`. */
@@ -21,11 +15,15 @@ export interface GrepArgs {
   max_results?: number;
 }
 
-/** Listed matching lines by default; files over `maxFileBytes` are skipped; long lines are clipped. */
+/**
+ * Listed matching lines by default; files over `maxFileBytes` are skipped; long lines are
+ * clipped; a search running past `timeoutMs` is stopped.
+ */
 export const grepLimits = {
   defaultResults: 200,
   maxFileBytes: 10_000_000,
   maxLineChars: 500,
+  timeoutMs: 60_000,
 } as const;
 
 const schema: ObjectSchema = {
@@ -56,81 +54,87 @@ const schema: ObjectSchema = {
 
 /**
  * `grep`: searches text files for a regular expression, respecting `.gitignore`;
- * lists `path:line:text` and records the matches grouped by file.
+ * lists `path:line:text` and records the matches grouped by file. The listing and the
+ * matching run on a worker thread that is terminated at the time limit.
  */
-export const grepTool: Tool<GrepArgs, MatchesMeta> = {
-  name: 'grep',
-  description:
-    'Searches file contents with a regular expression (respects .gitignore) and lists matching lines.',
-  ...toolSchema<GrepArgs>(schema, (args) => {
-    try {
-      new RegExp(args.pattern, args.ignore_case ? 'i' : '');
-      return undefined;
-    } catch (error) {
-      return `pattern is not a valid regular expression: ${(error as Error).message}`;
-    }
-  }),
-  async execute(args, ctx) {
-    const root = resolveToolPath(ctx.cwd, args.path ?? '.');
-    const regex = new RegExp(args.pattern, args.ignore_case ? 'i' : '');
-    const limit = args.max_results ?? grepLimits.defaultResults;
-    const files = await filesToSearch(root, args.glob);
-    const meta: MatchesMeta = { shape: 'matches', files: [], truncated: false, total: 0 };
-    let listed = 0;
-    for (let i = 0; i < files.length; i += 64) {
-      if (ctx.signal.aborted) throw new ToolFailure(errorCodes.interrupted, interruptedMessage);
-      const batch = await Promise.all(files.slice(i, i + 64).map((file) => matchFile(file, regex)));
-      batch.forEach((matches, j) => {
-        if (matches.length === 0) return;
-        meta.total += matches.length;
-        const room = limit - listed;
-        if (room <= 0) return;
-        const shown = matches.slice(0, room);
-        listed += shown.length;
-        meta.files.push({ path: displayPath(ctx.cwd, files[i + j] ?? ''), matches: shown });
-      });
-    }
-    meta.truncated = meta.total > listed;
-    if (meta.total === 0) {
-      return {
-        content: `No matches for /${args.pattern}/ in ${displayPath(ctx.cwd, root)}`,
-        isError: false,
-        value: meta,
+export function createGrepTool(
+  timeoutMs: number = grepLimits.timeoutMs,
+): Tool<GrepArgs, MatchesMeta> {
+  return {
+    name: 'grep',
+    description:
+      'Searches file contents with a regular expression (respects .gitignore) and lists matching lines.',
+    ...toolSchema<GrepArgs>(schema, (args) => {
+      try {
+        // Compiling (not running) the pattern only checks its syntax.
+        new RegExp(args.pattern, args.ignore_case ? 'i' : '');
+      } catch (error) {
+        return `pattern is not a valid regular expression: ${(error as Error).message}`;
+      }
+      return args.glob === undefined ? undefined : globProblem(args.glob, 'glob');
+    }),
+    async execute(args, ctx) {
+      const root = resolveToolPath(ctx.cwd, args.path ?? '.');
+      const found = await runOnWorker(
+        {
+          kind: 'grep',
+          root,
+          isDirectory: await isDirectory(root),
+          glob: args.glob,
+          pattern: args.pattern,
+          flags: args.ignore_case ? 'i' : '',
+          limit: args.max_results ?? grepLimits.defaultResults,
+          maxFileBytes: grepLimits.maxFileBytes,
+          maxLineChars: grepLimits.maxLineChars,
+        },
+        {
+          timeoutMs,
+          signal: ctx.signal,
+          what: 'grep',
+          failureCode: 'search_failed',
+          hint: 'a simpler pattern (nested quantifiers such as (a+)+ backtrack without end) or a narrower path or glob finishes sooner',
+        },
+      );
+      const meta: MatchesMeta = {
+        shape: 'matches',
+        files: found.files.map((file) => ({
+          path: displayPath(ctx.cwd, file.path),
+          matches: file.matches,
+        })),
+        truncated: false,
+        total: found.total,
       };
-    }
-    const rows = meta.files.flatMap((file) =>
-      file.matches.map((m) => `${file.path}:${m.lineNumber}:${m.line}`),
-    );
-    const head = `Found ${meta.total} matching line${meta.total === 1 ? '' : 's'}`;
-    if (meta.truncated) rows.push(searchTruncationHint(listed, meta.total));
-    return { content: [head, ...rows].join('\n'), isError: false, value: meta };
-  },
-  presentationMeta: (_args, meta) => meta,
-};
-
-async function filesToSearch(root: string, glob: string | undefined): Promise<string[]> {
-  if (!(await isDirectory(root))) return [root];
-  return searchFiles(root, { pattern: glob ?? '**/*', baseNameMatch: true });
+      const listed = meta.files.reduce((n, file) => n + file.matches.length, 0);
+      meta.truncated = meta.total > listed;
+      if (meta.total === 0) {
+        return {
+          content: `No matches for /${args.pattern}/ in ${displayPath(ctx.cwd, root)}`,
+          isError: false,
+          value: meta,
+        };
+      }
+      const rows = meta.files.flatMap((file) =>
+        file.matches.map((m) => `${file.path}:${m.lineNumber}:${m.line}`),
+      );
+      const head = `Found ${meta.total} matching line${meta.total === 1 ? '' : 's'}`;
+      if (meta.truncated) rows.push(searchTruncationHint(listed, meta.total));
+      return { content: [head, ...rows].join('\n'), isError: false, value: meta };
+    },
+    presentationMeta: (_args, meta) => meta,
+  };
 }
 
-async function matchFile(
-  path: string,
-  regex: RegExp,
-): Promise<{ lineNumber: number; line: string }[]> {
-  let bytes: Buffer;
-  try {
-    if ((await stat(path)).size > grepLimits.maxFileBytes) return [];
-    bytes = await readFile(path);
-  } catch {
-    return [];
+/** `grep` with its default time limit. */
+export const grepTool = createGrepTool();
+
+/**
+ * Why a glob may not be used: absolute, or climbing out of the searched folder with `..`
+ * (the folder goes in `path`, where the approval policy sees it). `undefined` when fine.
+ */
+export function globProblem(glob: string, name: string): string | undefined {
+  if (isAbsolute(glob)) return `${name} must be relative; put the folder in path`;
+  if (glob.split(/[\\/]/).includes('..')) {
+    return `${name} must not climb out of the folder with ".."; put the folder in path`;
   }
-  if (looksBinary(bytes)) return [];
-  const matches: { lineNumber: number; line: string }[] = [];
-  const lines = bytes.toString('utf8').split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = (lines[i] ?? '').replace(/\r$/, '');
-    if (regex.test(line))
-      matches.push({ lineNumber: i + 1, line: line.slice(0, grepLimits.maxLineChars) });
-  }
-  return matches;
+  return undefined;
 }

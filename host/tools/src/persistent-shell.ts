@@ -1,7 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
-import { killProcessGroup } from './process-group.js';
+import { ProcessTree } from './process-group.js';
 import { OutputCollector } from './output-collector.js';
 
 /** The outcome of one command in a persistent shell. */
@@ -22,13 +22,19 @@ export interface PersistentRun {
  */
 export class PersistentShell {
   private readonly child: ChildProcessWithoutNullStreams;
+  private readonly tree = new ProcessTree();
   private readonly listeners = new Set<(text: string) => void>();
   private readonly ended: Promise<void>;
   private queue: Promise<unknown> = Promise.resolve();
   private alive = true;
 
   constructor(cwd: string) {
-    this.child = spawn('bash', ['--noprofile', '--norc'], { cwd, detached: true });
+    this.child = spawn('bash', ['--noprofile', '--norc'], {
+      cwd,
+      detached: true,
+      env: this.tree.spawnEnv(),
+    });
+    if (this.child.pid !== undefined) this.tree.watch(this.child.pid);
     const decoder = new StringDecoder('utf8');
     const emit = (chunk: Buffer) => {
       const text = decoder.write(chunk);
@@ -98,9 +104,10 @@ export class PersistentShell {
     return text;
   }
 
-  /** Kills the shell and everything it started. */
+  /** Kills the shell and everything it started, `setsid` descendants included. */
   async dispose(): Promise<void> {
-    if (this.alive && this.child.pid !== undefined) await killProcessGroup(this.child.pid);
+    if (this.alive && this.child.pid !== undefined) await this.tree.kill();
+    this.tree.forget();
     await this.ended;
   }
 

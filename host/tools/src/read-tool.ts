@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { formatReadEnvelope, type ReadEnvelope, type ReadMeta } from '@dsh/card-models/contract';
+import { boundedLines, type BoundedLine } from './bounded-lines.js';
 import { invalidArguments, toolSchema, type ObjectSchema } from './tool-args.js';
 import { langFromPath } from './lang-from-path.js';
 import { pathProperty, requireTextFile, resolveToolPath } from './text-file.js';
@@ -37,7 +37,8 @@ const schema: ObjectSchema = {
 
 /**
  * `read`: a window of a text file's lines in the fixed read envelope; the metadata
- * says which lines of how many were shown and the language to highlight them in.
+ * says which lines of how many were shown and the language to highlight them in. The
+ * file is streamed and only the head of each line is kept, so no file is too big.
  */
 export const readTool: Tool<ReadArgs, ReadEnvelope> = {
   name: 'read',
@@ -50,8 +51,8 @@ export const readTool: Tool<ReadArgs, ReadEnvelope> = {
     const limit = args.limit ?? readLimits.defaultLines;
     const shown: string[] = [];
     let totalLines = 0;
-    const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
-    for await (const line of lines) {
+    const stream = createReadStream(path, 'utf8') as AsyncIterable<string>;
+    for await (const line of boundedLines(stream, readLimits.maxLineChars + 1)) {
       totalLines++;
       if (totalLines >= offset && shown.length < limit) shown.push(clip(line));
     }
@@ -79,7 +80,7 @@ export const readTool: Tool<ReadArgs, ReadEnvelope> = {
   },
 };
 
-function clip(line: string): string {
-  if (line.length <= readLimits.maxLineChars) return line;
-  return `${line.slice(0, readLimits.maxLineChars)}… [line truncated: ${line.length} characters]`;
+function clip(line: BoundedLine): string {
+  if (line.length <= readLimits.maxLineChars) return line.head;
+  return `${line.head.slice(0, readLimits.maxLineChars)}… [line truncated: ${line.length} characters]`;
 }

@@ -8,7 +8,7 @@ import {
   timeoutNotice,
   type ShellEnding,
 } from '@dsh/card-models/contract';
-import { killProcessGroup } from './process-group.js';
+import { ProcessTree } from './process-group.js';
 import { OutputCollector } from './output-collector.js';
 
 /** How long output pipes may stay open after the shell exits (held by background children). */
@@ -36,13 +36,16 @@ export interface ShellOutcome {
 
 /**
  * Runs a command in its own process group with stdout and stderr combined in arrival
- * order. On timeout or abort the whole group is killed (SIGTERM, then SIGKILL), so no
- * child outlives the call. Rejects only when the program cannot be started.
+ * order. On timeout or abort its whole process tree is killed (SIGTERM, then SIGKILL),
+ * descendants that left the group with `setsid` included, so no child outlives the call.
+ * Rejects only when the program cannot be started.
  */
 export async function runShellCommand(command: ShellCommand): Promise<ShellOutcome> {
+  const tree = new ProcessTree();
   const child = spawn(command.program, command.args, {
     cwd: command.cwd,
     detached: true,
+    env: tree.spawnEnv(),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const collector = new OutputCollector(command.spillFile, command.limitChars);
@@ -63,10 +66,11 @@ export async function runShellCommand(command: ShellCommand): Promise<ShellOutco
     throw new Error(`could not start ${command.program}`);
   }
 
+  tree.watch(pid);
   let timedOut = false;
   let aborted = false;
   let killing: Promise<NodeJS.Signals> | undefined;
-  const terminate = () => (killing ??= killProcessGroup(pid));
+  const terminate = () => (killing ??= tree.kill());
   const timer = setTimeout(() => {
     timedOut = true;
     void terminate();
@@ -100,6 +104,7 @@ export async function runShellCommand(command: ShellCommand): Promise<ShellOutco
     if (output.spill) lines.push(spillNotice(output.spill.path, output.spill.totalBytes));
     return { content: lines.join('\n'), ending, timedOut, aborted };
   } finally {
+    tree.forget();
     clearTimeout(timer);
     command.signal.removeEventListener('abort', onAbort);
   }

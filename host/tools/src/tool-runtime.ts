@@ -1,6 +1,6 @@
 import { create } from '@bufbuild/protobuf';
 import { ContentBlockSchema, type ContentBlock } from '@dsh/gen/content';
-import { errorCodes } from '@dsh/card-models/contract';
+import { errorCodes, interruptedMessage } from '@dsh/card-models/contract';
 import { ToolFailure } from './tool-failure.js';
 import type { Tool, ToolContext, ToolErrorInfo, ToolValue } from './tool.js';
 
@@ -32,8 +32,9 @@ export interface ToolRuntime {
   definitions(): ToolDefinition[];
   has(name: string): boolean;
   /**
-   * Runs one call to completion. Never throws: unknown tools, malformed arguments and
-   * failures come back as error results. Metadata is computed for top-level calls only.
+   * Runs one call to completion, after `ctx.gate` lets it. Never throws: refused calls,
+   * unknown tools, malformed arguments and failures come back as error results. Metadata
+   * is computed for top-level calls only.
    */
   run(
     name: string,
@@ -43,7 +44,8 @@ export interface ToolRuntime {
   ): Promise<ToolRunResult>;
   /**
    * A `ctx.dispatch` for `run_code` calls under `parent`: sub-calls get ids
-   * `<parentCallId>.<n>`, run as non-top-level calls and are reported to `observer`.
+   * `<parentCallId>.<n>`, run as non-top-level calls through the same `run` (so the same
+   * gate) with the parent's context, and are reported to `observer`.
    */
   createDispatch(
     parent: ToolContext,
@@ -60,6 +62,21 @@ export function createToolRuntime(tools: readonly Tool[]): ToolRuntime {
   }
 
   const run: ToolRuntime['run'] = async (name, rawArgs, ctx, { topLevel }) => {
+    const head = { callId: ctx.callId, name, rawArgs };
+    let refused: ToolValue | undefined;
+    try {
+      refused = await ctx.gate(
+        ctx.parentCallId === undefined ? head : { ...head, parentCallId: ctx.parentCallId },
+        ctx.signal,
+      );
+    } catch (thrown) {
+      refused = ToolFailure.from(thrown).toValue();
+    }
+    if (refused) return settle(refused, '');
+    // A call let through after its turn was cancelled never starts.
+    if (ctx.signal.aborted) {
+      return settle(new ToolFailure(errorCodes.interrupted, interruptedMessage).toValue(), '');
+    }
     const tool = byName.get(name);
     if (!tool) {
       const known = [...byName.keys()].join(', ');
@@ -84,11 +101,17 @@ export function createToolRuntime(tools: readonly Tool[]): ToolRuntime {
 
   function createDispatch(parent: ToolContext, observer?: DispatchObserver) {
     let next = 0;
-    return async (name: string, rawArgs: string): Promise<ToolRunResult> => {
+    return async (name: string, rawArgs: string, signal?: AbortSignal): Promise<ToolRunResult> => {
       const callId = `${parent.callId}.${++next}`;
       const sub = { parentCallId: parent.callId, callId };
       observer?.start?.({ ...sub, name, arguments: rawArgs });
-      const subCtx: ToolContext = { ...parent, callId };
+      const subCtx: ToolContext = {
+        ...parent,
+        callId,
+        parentCallId: parent.callId,
+        depth: (parent.depth ?? 0) + 1,
+        signal: signal ? AbortSignal.any([parent.signal, signal]) : parent.signal,
+      };
       subCtx.dispatch = createDispatch(subCtx, observer);
       const result = await run(name, rawArgs, subCtx, { topLevel: false });
       observer?.settle?.({ ...sub, result });

@@ -23,6 +23,17 @@ export interface UserQuestion {
 /** The person's answers to `ask_user`: one list of values per question, in order. */
 export type UserAnswers = string[][];
 
+/** A call about to run, as the approval gate sees it. */
+export interface ToolCallHead {
+  /** The call's id (a `run_code` sub-call's own id, `<parentCallId>.<n>`). */
+  callId: string;
+  name: string;
+  /** The arguments as the model sent them (raw JSON text). */
+  rawArgs: string;
+  /** The `run_code` call that made this call; absent at top level. */
+  parentCallId?: string;
+}
+
 /**
  * Everything a tool may use while it runs. The agent loop builds one per call; tools
  * never reach for session state any other way, so a sub-call sees exactly its own.
@@ -37,13 +48,25 @@ export interface ToolContext {
   spillDir: string;
   /** The id of this call (a sub-call's own id inside `run_code`). */
   callId: string;
+  /** The `run_code` call this sub-call was made by; absent at top level. */
+  parentCallId?: string;
+  /** How many `run_code` programs enclose this call: 0 (or absent) at top level. */
+  depth?: number;
+  /**
+   * The approval policy. The runtime asks it before every call it runs, at top level and
+   * inside `run_code` alike (sub-calls inherit it), so no call skips the policy. Resolves
+   * `undefined` to run the call, or the value to settle it with instead (denied, interrupted).
+   * A wait for a person ends when `signal` (the call's own) aborts.
+   */
+  gate(call: ToolCallHead, signal: AbortSignal): Promise<ToolValue | undefined>;
   /** Asks the person questions; absent when nobody can answer (e.g. a headless run). */
   askUser?(questions: UserQuestion[], signal: AbortSignal): Promise<UserAnswers | 'cancelled'>;
   /**
    * Runs another tool on behalf of `run_code`; the caller records the sub-call as
-   * `tool/code-dispatch-start` / `tool/code-dispatch`.
+   * `tool/code-dispatch-start` / `tool/code-dispatch`. `signal` ends that sub-call early
+   * (a program that ends takes its unfinished calls with it).
    */
-  dispatch?(name: string, rawArgs: string): Promise<ToolRunResult>;
+  dispatch?(name: string, rawArgs: string, signal?: AbortSignal): Promise<ToolRunResult>;
 }
 
 /** What a tool returns: the model-visible text and, for metadata, its canonical value. */

@@ -40,7 +40,7 @@ export const writeTool: Tool<WriteArgs, FileDiff> = {
     return {
       content: `${verb} ${path} (${lines} line${lines === 1 ? '' : 's'})`,
       isError: false,
-      value: fileDiff(path, oldText, args.content),
+      value: await fileDiff(path, oldText, args.content),
     };
   },
   presentationMeta: diffMeta,

@@ -57,6 +57,17 @@ describe('bash (persistent shell)', () => {
     expect(good.text).toBe('fine');
   });
 
+  it('kills what the shell started with setsid when it is disposed', async () => {
+    const { text } = await h.run('bash', {
+      command: 'setsid sleep 100 & echo pid:$!',
+      session: 's',
+    });
+    const pid = Number(/pid:(\d+)/.exec(text)?.[1]);
+    expect(isProcessAlive(pid)).toBe(true);
+    await h.tools.dispose();
+    expect(isProcessAlive(pid)).toBe(false);
+  });
+
   it('times out, kills the shell and starts a new one next time', async () => {
     const first = await h.run('bash', {
       command: 'cd /tmp; echo pid:$$; sleep 100',

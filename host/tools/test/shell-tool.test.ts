@@ -91,6 +91,31 @@ describe('bash (standard mode)', () => {
     for (const pid of pids) expect(isProcessAlive(pid)).toBe(false);
   });
 
+  it('kills descendants that left the group with setsid on timeout', async () => {
+    const command = 'setsid sleep 100 & echo pid:$!; (setsid sleep 100 & echo pid:$!); sleep 100';
+    const { result, text } = await h.run('bash', { command, timeout_ms: 500 });
+    expect(result.error?.code).toBe(errorCodes.timeout);
+    const pids = pidsIn(text);
+    expect(pids).toHaveLength(2);
+    for (const pid of pids) expect(isProcessAlive(pid)).toBe(false);
+  });
+
+  it('kills what a background job started with setsid on dispose', async () => {
+    const { text } = await h.run('bash', {
+      command: `setsid sleep 100 & echo $! > ${h.cwd}/bg.pid; sleep 100`,
+      background: true,
+    });
+    expect(parseBackgroundAck(text)).toBeDefined();
+    let pid = 0;
+    for (let i = 0; i < 100 && pid === 0; i++) {
+      await sleep(20);
+      pid = Number(readFileSync(`${h.cwd}/bg.pid`, { encoding: 'utf8', flag: 'a+' }).trim());
+    }
+    expect(isProcessAlive(pid)).toBe(true);
+    await h.tools.dispose();
+    expect(isProcessAlive(pid)).toBe(false);
+  });
+
   it('escalates to SIGKILL when the group ignores SIGTERM', async () => {
     const command = "trap '' TERM; sh -c \"trap '' TERM; sleep 100\" & echo pid:$!; sleep 100";
     const { text } = await h.run('bash', { command, timeout_ms: 300 });

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import {
   createFirstPartyTools,
   createToolRuntime,
+  parseNetworkRule,
   resultText,
+  type NetworkRule,
   type FirstPartyToolOptions,
   type ToolContext,
   type ToolRunResult,
@@ -17,9 +19,20 @@ export interface Ran {
   meta: unknown;
 }
 
+/** Loopback, where the tests' HTTP servers listen, as a configured `allowNetworks` entry. */
+export const loopback: NetworkRule[] = ['127.0.0.0/8', '::1'].map((text) => {
+  const parsed = parseNetworkRule(text);
+  if ('error' in parsed) throw new Error(parsed.error);
+  return parsed.rule;
+});
+
+/** A gate that lets every call run: these tests exercise the tools, not the policy. */
+export const allowEveryCall: ToolContext['gate'] = () => Promise.resolve(undefined);
+
 /**
  * Real tools over a fresh temp folder: `cwd` for the session, `home` (not created) and
- * `spillDir` beside it, and a runtime to call them by name with JSON arguments.
+ * `spillDir` beside it, and a runtime to call them by name with JSON arguments. `web_fetch`
+ * may reach loopback (the tests' servers) unless `options` say otherwise.
  */
 export function createToolHarness(options: FirstPartyToolOptions = {}) {
   const root = mkdtempSync(join(tmpdir(), 'dsh-tools-'));
@@ -27,7 +40,7 @@ export function createToolHarness(options: FirstPartyToolOptions = {}) {
   const home = join(root, 'home');
   const spillDir = join(root, 'spill');
   mkdirSync(cwd);
-  const tools = createFirstPartyTools({ homeDir: home, ...options });
+  const tools = createFirstPartyTools({ homeDir: home, allowNetworks: loopback, ...options });
   const runtime = createToolRuntime(tools.tools);
   let calls = 0;
 
@@ -38,6 +51,7 @@ export function createToolHarness(options: FirstPartyToolOptions = {}) {
       sessionId: 'session-1',
       spillDir,
       callId: `call-${++calls}`,
+      gate: allowEveryCall,
       ...overrides,
     };
   }

@@ -10,7 +10,7 @@ import {
   ToolFailure,
   type Tool,
 } from '../src/index.js';
-import { createToolHarness } from './tool-harness.js';
+import { allowEveryCall, createToolHarness } from './tool-harness.js';
 
 const echoSchema = {
   type: 'object',
@@ -59,6 +59,7 @@ const ctx = {
   sessionId: 's',
   spillDir: '/tmp',
   callId: 'c1',
+  gate: allowEveryCall,
 };
 
 describe('createToolRuntime()', () => {

@@ -645,7 +645,9 @@ export type ApprovalRequested = Message<"dsh.session.v1.ApprovalRequested"> & {
   approvalId: string;
 
   /**
-   * The call waiting for approval.
+   * The call waiting for approval: a top-level call's id (`tool/call`), or the id of a
+   * `run_code` sub-call (`tool/code-dispatch-start`), which the approval policy checks
+   * the same way at any nesting depth.
    *
    * @generated from field: string call_id = 2;
    */

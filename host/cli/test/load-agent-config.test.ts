@@ -2,61 +2,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadAgentConfig, retryDelay, sseEvents, type ApprovalPolicy } from '@dsh/providers';
-import { approvalVerdict } from '../src/index.js';
-
-async function* bytes(parts: (string | number[])[]): AsyncGenerator<Uint8Array> {
-  for (const part of parts)
-    yield typeof part === 'string' ? new TextEncoder().encode(part) : Uint8Array.from(part);
-}
-
-async function events(parts: (string | number[])[]): Promise<string[]> {
-  const out: string[] = [];
-  for await (const data of sseEvents(bytes(parts))) out.push(data);
-  return out;
-}
-
-describe('sseEvents()', () => {
-  it.each([
-    { name: 'LF framing', parts: ['data: a\n\ndata: b\n\n'], want: ['a', 'b'] },
-    { name: 'CRLF framing', parts: ['data: a\r\n\r\ndata: b\r\n\r\n'], want: ['a', 'b'] },
-    {
-      name: 'CRLF split across reads',
-      parts: ['data: a\r', '\n\r', '\ndata: b\r\n\r\n'],
-      want: ['a', 'b'],
-    },
-    { name: 'multi-line data', parts: ['data: a\ndata: b\n\n'], want: ['a\nb'] },
-    {
-      name: 'comments and other fields',
-      parts: [': keep-alive\nevent: x\nid: 1\ndata:{"x":1}\n\n'],
-      want: ['{"x":1}'],
-    },
-    { name: 'a line split mid-way', parts: ['da', 'ta: hel', 'lo\n', '\n'], want: ['hello'] },
-    {
-      name: 'a UTF-8 character split across reads',
-      parts: ['data: ', [0xe2, 0x82], [0xac, 0x0a, 0x0a]],
-      want: ['€'],
-    },
-    { name: 'a last event without a blank line', parts: ['data: [DONE]'], want: ['[DONE]'] },
-  ])('parses $name', async (c) => {
-    expect(await events(c.parts)).toEqual(c.want);
-  });
-});
-
-describe('retryDelay()', () => {
-  it.each([
-    { attempt: 1, retryAfter: null, want: 100 },
-    { attempt: 3, retryAfter: null, want: 400 },
-    { attempt: 10, retryAfter: null, want: 5000 },
-    { attempt: 1, retryAfter: '2', want: 2000 },
-    { attempt: 1, retryAfter: '0', want: 0 },
-    { attempt: 1, retryAfter: '600', want: 5000 },
-    { attempt: 1, retryAfter: new Date(1_000_000 + 3000).toUTCString(), want: 3000 },
-    { attempt: 2, retryAfter: 'soon', want: 200 },
-  ])('attempt $attempt, Retry-After $retryAfter -> $want ms', (c) => {
-    expect(retryDelay(c.attempt, c.retryAfter, 100, 5000, 1_000_000)).toBe(c.want);
-  });
-});
+import { loadAgentConfig } from '../src/load-agent-config.js';
 
 describe('loadAgentConfig()', () => {
   let home: string;
@@ -146,6 +92,59 @@ describe('loadAgentConfig()', () => {
     expect('config' in result && result.config.approvals).toEqual({ bash: 'allow' });
   });
 
+  it('reads allowPaths (with ~ expanded) and allowNetworks from the file', async () => {
+    const file = join(home, 'safety.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        allowPaths: { read: ['~/notes', '/usr/share/doc/'], write: ['/tmp/scratch'] },
+        allowNetworks: ['127.0.0.1:8080', '10.0.0.0/8', '[::1]:3000'],
+      }),
+    );
+    const result = await loadAgentConfig({ config: file }, {}, home);
+    if ('error' in result) throw new Error(result.error);
+    expect(result.config.allowPaths).toEqual({
+      read: [join(home, 'notes'), '/usr/share/doc'],
+      write: ['/tmp/scratch'],
+    });
+    expect(result.config.allowNetworks).toEqual([
+      { text: '127.0.0.1:8080', family: 'ipv4', address: '127.0.0.1', prefix: 32, port: 8080 },
+      { text: '10.0.0.0/8', family: 'ipv4', address: '10.0.0.0', prefix: 8 },
+      { text: '[::1]:3000', family: 'ipv6', address: '::1', prefix: 128, port: 3000 },
+    ]);
+  });
+
+  it.each([
+    { name: 'allowPaths as a list', config: { allowPaths: ['/x'] }, error: /must be an object/ },
+    {
+      name: 'an unknown allowPaths key',
+      config: { allowPaths: { search: [] } },
+      error: /"allowPaths.search" is not a setting: use "read" or "write"/,
+    },
+    {
+      name: 'a relative allowed path',
+      config: { allowPaths: { read: ['notes'] } },
+      error: /absolute folders or start with "~\/", not "notes"/,
+    },
+    {
+      name: 'a host name in allowNetworks',
+      config: { allowNetworks: ['localhost'] },
+      error:
+        /"allowNetworks" entry "localhost" is not an address, CIDR range or address:port \(localhost is not an IP address\)/,
+    },
+    {
+      name: 'a bad prefix',
+      config: { allowNetworks: ['10.0.0.0/33'] },
+      error: /the prefix length must be 0 to 32/,
+    },
+    { name: 'a bad port', config: { allowNetworks: ['[::1]:0'] }, error: /1 to 65535/ },
+  ])('returns an error for $name', async (c) => {
+    const file = join(home, 'bad-safety.json');
+    await writeFile(file, JSON.stringify(c.config));
+    const result = await loadAgentConfig({ config: file }, {}, home);
+    expect('error' in result && result.error).toMatch(c.error);
+  });
+
   it.each([
     { name: 'malformed JSON', file: 'bad.json', error: /cannot read the config file/ },
     {
@@ -157,34 +156,5 @@ describe('loadAgentConfig()', () => {
   ])('returns an error for $name', async (c) => {
     const result = await loadAgentConfig({ config: join(home, c.file) }, {}, home);
     expect('error' in result && result.error).toMatch(c.error);
-  });
-});
-
-describe('approvalVerdict()', () => {
-  it.each([
-    { tool: 'bash', args: '{"command":"ls"}', overrides: {}, want: 'ask' },
-    { tool: 'terminal_send', args: '{}', overrides: {}, want: 'ask' },
-    {
-      tool: 'bash',
-      args: '{"command":"ls"}',
-      overrides: { bash: 'allow' as const },
-      want: 'allow',
-    },
-    { tool: 'write', args: '{"file_path":"a.txt"}', overrides: {}, want: 'allow' },
-    { tool: 'write', args: '{"file_path":"/work/p/sub/a.txt"}', overrides: {}, want: 'allow' },
-    { tool: 'write', args: '{"file_path":"../a.txt"}', overrides: {}, want: 'ask' },
-    { tool: 'edit', args: '{"file_path":"/etc/passwd"}', overrides: {}, want: 'ask' },
-    {
-      tool: 'str_replace_editor',
-      args: '{"command":"create","path":"/tmp/x"}',
-      overrides: {},
-      want: 'ask',
-    },
-    { tool: 'write', args: 'not json', overrides: {}, want: 'allow' },
-    { tool: 'read', args: '{"file_path":"/etc/passwd"}', overrides: {}, want: 'allow' },
-    { tool: 'read', args: '{}', overrides: { read: 'deny' as const }, want: 'deny' },
-  ])('$tool $args -> $want', (c) => {
-    const overrides = c.overrides as Record<string, ApprovalPolicy>;
-    expect(approvalVerdict(c.tool, c.args, '/work/p', overrides).policy).toBe(c.want);
   });
 });

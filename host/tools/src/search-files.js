@@ -1,23 +1,27 @@
+// @ts-check
+// File listing for grep and glob, run inside the search worker (plain JavaScript, so the
+// worker starts without the TypeScript loader).
 import { readdir, readFile } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import fg from 'fast-glob';
-import ignore, { type Ignore } from 'ignore';
+import ignore from 'ignore';
 
-/** Options of `searchFiles`. */
-export interface SearchFilesOptions {
-  /** A fast-glob pattern, relative to `root`. */
-  pattern: string;
-  /** Match patterns without a slash against base names at any depth (ripgrep's `--glob`). */
-  baseNameMatch?: boolean;
-}
+/** @typedef {import('node:fs').Dirent} Dirent */
+/** @typedef {(error: NodeJS.ErrnoException | null, entries: Dirent[]) => void} ReaddirCallback */
 
 /**
  * Lists the files under `root` matching a glob, sorted, skipping `.git` and whatever
  * the `.gitignore` files of the repository (from its top down to each folder) ignore.
  * Ignored folders are never read, so a large ignored `node_modules` costs nothing.
+ * Symbolic links are neither listed nor followed.
+ * @param {string} root
+ * @param {{ pattern: string, baseNameMatch?: boolean }} options `pattern` is a fast-glob
+ *   pattern relative to `root`; `baseNameMatch` matches patterns without a slash against
+ *   base names at any depth (ripgrep's `--glob`).
+ * @returns {Promise<string[]>}
  */
-export async function searchFiles(root: string, options: SearchFilesOptions): Promise<string[]> {
+export async function searchFiles(root, options) {
   const rules = new GitignoreRules(await repositoryTop(root));
   const files = await fg(options.pattern, {
     cwd: root,
@@ -28,27 +32,36 @@ export async function searchFiles(root: string, options: SearchFilesOptions): Pr
     suppressErrors: true,
     baseNameMatch: options.baseNameMatch ?? false,
     fs: {
-      readdir: ((dir: string, opts: unknown, callback: ReaddirCallback) => {
-        readdir(dir, { withFileTypes: true }, (error, entries) => {
-          if (error) return callback(error, []);
-          rules
-            .filter(dir, entries)
-            .then((kept) => callback(null, kept))
-            .catch((failure: NodeJS.ErrnoException) => callback(failure, []));
-        });
-      }) as unknown as typeof readdir,
+      readdir: /** @type {typeof readdir} */ (
+        /** @type {unknown} */ (
+          (
+            /** @type {string} */ dir,
+            /** @type {unknown} */ _opts,
+            /** @type {ReaddirCallback} */ callback,
+          ) => {
+            readdir(dir, { withFileTypes: true }, (error, entries) => {
+              if (error) return callback(error, []);
+              rules
+                .filter(dir, entries)
+                .then((kept) => callback(null, kept))
+                .catch((/** @type {NodeJS.ErrnoException} */ failure) => callback(failure, []));
+            });
+          }
+        )
+      ),
     },
   });
-  const kept: string[] = [];
+  /** @type {string[]} */
+  const kept = [];
   for (const file of files) if (!(await rules.isIgnored(file, false))) kept.push(file);
   return kept.sort();
 }
 
-type Dirent = import('node:fs').Dirent;
-type ReaddirCallback = (error: NodeJS.ErrnoException | null, entries: Dirent[]) => void;
-
-/** The folder holding `.git` above (or at) `dir`, else `dir` itself. */
-async function repositoryTop(dir: string): Promise<string> {
+/**
+ * The folder holding `.git` above (or at) `dir`, else `dir` itself.
+ * @param {string} dir
+ */
+async function repositoryTop(dir) {
   for (let at = resolve(dir); ; at = dirname(at)) {
     try {
       await access(join(at, '.git'));
@@ -61,12 +74,20 @@ async function repositoryTop(dir: string): Promise<string> {
 
 /** `.gitignore` rules from `top` down, loaded once per folder and then tested synchronously. */
 class GitignoreRules {
-  private readonly loaded = new Map<string, Ignore | null>();
-  private readonly loading = new Map<string, Promise<void>>();
+  /** @param {string} top */
+  constructor(top) {
+    this.top = top;
+    /** @type {Map<string, import('ignore').Ignore | null>} */
+    this.loaded = new Map();
+    /** @type {Map<string, Promise<void>>} */
+    this.loading = new Map();
+  }
 
-  constructor(private readonly top: string) {}
-
-  async filter(dir: string, entries: Dirent[]): Promise<Dirent[]> {
+  /**
+   * @param {string} dir
+   * @param {Dirent[]} entries
+   */
+  async filter(dir, entries) {
     await this.load(dir);
     return entries.filter(
       (entry) =>
@@ -74,13 +95,21 @@ class GitignoreRules {
     );
   }
 
-  /** Whether git would ignore `path`; later (deeper) rules may re-include it. */
-  async isIgnored(path: string, isDirectory: boolean): Promise<boolean> {
+  /**
+   * Whether git would ignore `path`; later (deeper) rules may re-include it.
+   * @param {string} path
+   * @param {boolean} isDirectory
+   */
+  async isIgnored(path, isDirectory) {
     await this.load(dirname(path));
     return this.ignoredLoaded(path, isDirectory);
   }
 
-  private ignoredLoaded(path: string, isDirectory: boolean): boolean {
+  /**
+   * @param {string} path
+   * @param {boolean} isDirectory
+   */
+  ignoredLoaded(path, isDirectory) {
     const rel = relative(this.top, path);
     if (rel === '' || rel.startsWith('..')) return false;
     const parts = rel.split(sep);
@@ -98,8 +127,11 @@ class GitignoreRules {
     return ignored;
   }
 
-  /** Loads the rules of `dir` and of every folder between `top` and it. */
-  private async load(dir: string): Promise<void> {
+  /**
+   * Loads the rules of `dir` and of every folder between `top` and it.
+   * @param {string} dir
+   */
+  async load(dir) {
     const rel = relative(this.top, dir);
     if (rel.startsWith('..')) return;
     let at = this.top;
@@ -109,10 +141,10 @@ class GitignoreRules {
       let pending = this.loading.get(at);
       if (!pending) {
         const folder = at;
-        pending = new Promise<void>((done) => {
+        pending = new Promise((done) => {
           readFile(join(folder, '.gitignore'), 'utf8', (error, text) => {
             this.loaded.set(folder, error ? null : ignore().add(text));
-            done();
+            done(undefined);
           });
         });
         this.loading.set(folder, pending);

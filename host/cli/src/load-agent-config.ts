@@ -1,25 +1,22 @@
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
-
-/** A tool approval policy: run it, ask a person first, or never run it. */
-export type ApprovalPolicy = 'allow' | 'ask' | 'deny';
-
-/** Where the model comes from: the offline demo model or an OpenAI-compatible endpoint. */
-export type ModelConfig =
-  | { readonly kind: 'demo'; readonly model: 'demo' }
-  | {
-      readonly kind: 'openai';
-      readonly baseUrl: string;
-      readonly model: string;
-      readonly apiKey: string | undefined;
-    };
+import { isAbsolute, join, resolve } from 'node:path';
+import { noAllowedPaths, type AllowedPaths, type ApprovalPolicy } from '@dsh/agent';
+import { defaultBaseUrl, defaultModel, type ModelConfig } from '@dsh/providers';
+import { parseNetworkRule, type NetworkRule } from '@dsh/tools';
 
 /** The host's agent settings after merging flags, environment, config file and defaults. */
 export interface AgentConfig {
   readonly model: ModelConfig;
   /** Per-tool policy overrides from the config file's `approvals` object. */
   readonly approvals: Readonly<Record<string, ApprovalPolicy>>;
+  /** Folders file tools use without asking, from the config file's `allowPaths` object. */
+  readonly allowPaths: AllowedPaths;
+  /**
+   * Addresses `web_fetch` may reach although they are loopback, private, link-local...,
+   * from the config file's `allowNetworks` list.
+   */
+  readonly allowNetworks: readonly NetworkRule[];
   /** The config file that was read, or undefined when there was none. */
   readonly configPath: string | undefined;
 }
@@ -32,11 +29,6 @@ export interface ConfigFlags {
   /** A config file to read instead of `~/.dsh/config.json` (it must exist). */
   readonly config?: string;
 }
-
-/** Used when a key is configured without a base URL or model. */
-export const defaultBaseUrl = 'https://api.deepseek.com/v1';
-/** Used when a key is configured without a model. */
-export const defaultModel = 'deepseek-chat';
 
 /**
  * Merges settings with precedence flag > env (`DSH_BASE_URL`, `DSH_MODEL`, `DSH_API_KEY`) >
@@ -81,12 +73,24 @@ export async function loadAgentConfig(
   const apiKey = pick(flags.apiKey, 'DSH_API_KEY', 'apiKey');
   const approvals = parseApprovals(file['approvals']);
   if ('error' in approvals) return { error: `${path}: ${approvals.error}` };
+  const allowPaths = parseAllowPaths(file['allowPaths'], home);
+  if ('error' in allowPaths) return { error: `${path}: ${allowPaths.error}` };
+  const allowNetworks = parseAllowNetworks(file['allowNetworks']);
+  if ('error' in allowNetworks) return { error: `${path}: ${allowNetworks.error}` };
 
   const useDemo = model === 'demo' || (apiKey === undefined && baseUrl === undefined);
   const modelConfig: ModelConfig = useDemo
     ? { kind: 'demo', model: 'demo' }
     : { kind: 'openai', baseUrl: baseUrl ?? defaultBaseUrl, model: model ?? defaultModel, apiKey };
-  return { config: { model: modelConfig, approvals: approvals.value, configPath } };
+  return {
+    config: {
+      model: modelConfig,
+      approvals: approvals.value,
+      allowPaths: allowPaths.value,
+      allowNetworks: allowNetworks.value,
+      configPath,
+    },
+  };
 }
 
 function parseApprovals(
@@ -106,6 +110,54 @@ function parseApprovals(
     value[tool] = policy;
   }
   return { value };
+}
+
+function parseAllowPaths(raw: unknown, home: string): { value: AllowedPaths } | { error: string } {
+  if (raw === undefined) return { value: noAllowedPaths };
+  const shape =
+    '"allowPaths" must be an object like {"read": ["~/notes"], "write": ["/tmp/scratch"]}.';
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { error: shape };
+  const lists: { read: string[]; write: string[] } = { read: [], write: [] };
+  for (const [key, entries] of Object.entries(raw)) {
+    if (key !== 'read' && key !== 'write') {
+      return { error: `"allowPaths.${key}" is not a setting: use "read" or "write". ${shape}` };
+    }
+    if (!Array.isArray(entries)) return { error: `"allowPaths.${key}" must be a list. ${shape}` };
+    for (const entry of entries) {
+      const path = typeof entry === 'string' ? expandHome(entry, home) : undefined;
+      if (path === undefined || !isAbsolute(path)) {
+        return {
+          error: `"allowPaths.${key}" entries must be absolute folders or start with "~/", not ${JSON.stringify(entry)}.`,
+        };
+      }
+      lists[key].push(resolve(path));
+    }
+  }
+  return { value: lists };
+}
+
+function expandHome(path: string, home: string): string {
+  if (path === '~') return home;
+  return path.startsWith('~/') ? join(home, path.slice(2)) : path;
+}
+
+function parseAllowNetworks(raw: unknown): { value: NetworkRule[] } | { error: string } {
+  if (raw === undefined) return { value: [] };
+  if (!Array.isArray(raw)) {
+    return { error: '"allowNetworks" must be a list like ["127.0.0.1:8080", "10.0.0.0/8"].' };
+  }
+  const rules: NetworkRule[] = [];
+  for (const entry of raw) {
+    const parsed =
+      typeof entry === 'string' ? parseNetworkRule(entry) : { error: 'it is not a string' };
+    if ('error' in parsed) {
+      return {
+        error: `"allowNetworks" entry ${JSON.stringify(entry)} is not an address, CIDR range or address:port (${parsed.error}).`,
+      };
+    }
+    rules.push(parsed.rule);
+  }
+  return { value: rules };
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
