@@ -17,7 +17,15 @@ import { nodeItems, partialItems, type NodeContext } from './render-node.js';
  * append re-renders only the nodes card-models replaced, so a long window costs O(new).
  */
 export interface ConversationRenderer {
-  render(snapshot: ConversationSnapshot, width: number): ConversationItem[];
+  /**
+   * `streaming` (default true) draws the partial message's cursor: the client passes false
+   * while the stream is down or the session no longer runs, so no cursor outlives a turn.
+   */
+  render(
+    snapshot: ConversationSnapshot,
+    width: number,
+    options?: { readonly streaming?: boolean },
+  ): ConversationItem[];
 }
 
 /** Creates a renderer with its own memo (one per session view). */
@@ -27,7 +35,7 @@ export function createConversationRenderer(
   let memoWidth = -1;
   let memo = new WeakMap<ConversationNode, ConversationItem[]>();
   return {
-    render(snapshot, width) {
+    render(snapshot, width, options = {}) {
       if (width !== memoWidth) {
         memo = new WeakMap();
         memoWidth = width;
@@ -52,7 +60,9 @@ export function createConversationRenderer(
           items.push(deliverablesItem(turn, produced, width));
         }
       }
-      if (snapshot.partial) items.push(...partialItems(snapshot.partial, nodeContext));
+      if (snapshot.partial) {
+        items.push(...partialItems(snapshot.partial, nodeContext, options.streaming ?? true));
+      }
       for (const pending of snapshot.pending) items.push(pendingItem(pending, width));
       return items;
     },
@@ -91,14 +101,7 @@ function pendingItem(item: PendingItem, width: number): ConversationItem {
       const reason = item.reason !== '' ? ` — ${item.reason}` : '';
       return [
         ...textLines(`Approve ${item.toolName}?${reason}`, w, { style: theme.pending }),
-        [
-          seg('  y', theme.key),
-          seg(' allow  '),
-          seg('a', theme.key),
-          seg(' allow for this session  '),
-          seg('n', theme.key),
-          seg(' deny'),
-        ],
+        [seg('  waiting for your answer in the prompt below', theme.dim)],
       ];
     }
     const lines: StyledLine[] = [];
@@ -126,14 +129,7 @@ function pendingItem(item: PendingItem, width: number): ConversationItem {
         );
       });
     });
-    lines.push([
-      seg('  1-9', theme.key),
-      seg(' choose  '),
-      seg('t', theme.key),
-      seg(' type an answer  '),
-      seg('x', theme.key),
-      seg(' decline'),
-    ]);
+    lines.push([seg('  waiting for your answer in the prompt below', theme.dim)]);
     return lines;
   };
   const key =
