@@ -1,3 +1,4 @@
+/* eslint-disable no-control-regex -- this file matches terminal escape sequences on purpose */
 import { PassThrough, type Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 
@@ -56,12 +57,11 @@ export function filterPastes(
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
     let text = carry + chunk;
-    if (
-      carry !== '' &&
-      !pasting &&
-      !start.startsWith(text.slice(0, start.length)) &&
-      !text.startsWith(start)
-    ) {
+    const continues =
+      start.startsWith(text.slice(0, start.length)) ||
+      text.startsWith(start) ||
+      /^\x1b[\r\n]/.test(text);
+    if (carry !== '' && !pasting && !continues) {
       // The held bytes were no paste start (a lone Esc): they go on as their own key.
       input.write(carry);
       text = chunk;
@@ -88,7 +88,8 @@ export function filterPastes(
       pasting = !pasting;
       text = text.slice(at + marker.length);
     }
-    if (out !== '') input.write(out);
+    // Alt+Enter (ESC CR) is the newline key, as Ctrl+J (LF) is: blessed would split it.
+    if (out !== '') input.write(out.replace(/\x1b[\r\n]/g, '\n'));
     if (carry !== '' && !pasting) {
       timer = setTimeout(() => {
         timer = undefined;

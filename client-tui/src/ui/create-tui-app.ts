@@ -98,9 +98,15 @@ export function createTuiApp(options: TuiAppOptions): TuiApp {
   const scheduleExpiry = () => {
     if (expiry !== undefined) clearTimeout(expiry);
     expiry = undefined;
-    const ends = [state.flash?.until, state.confirm?.until].filter(
-      (t): t is number => t !== undefined && Number.isFinite(t),
-    );
+    const reconnecting =
+      state.list?.connection.kind === 'reconnecting' ||
+      state.open?.window.state.connection.kind === 'reconnecting';
+    const ends = [
+      state.flash?.until,
+      state.confirm?.until,
+      // The "reconnecting in N s" countdown ticks once a second.
+      reconnecting ? now() + 1000 : undefined,
+    ].filter((t): t is number => t !== undefined && Number.isFinite(t));
     if (ends.length === 0) return;
     const wait = Math.max(0, Math.min(...ends) - now()) + 5;
     expiry = setTimeout(() => {

@@ -182,7 +182,7 @@ export function drawTui(state: TuiState, context: DrawContext): Frame {
     layout.bodyHeight,
     conversationLines(state, layout, context),
   );
-  putLine(frame, 0, layout.statusTop, cols, truncateLine(statusLine(state, context.now), cols));
+  putLine(frame, 0, layout.statusTop, cols, statusLine(state, context.now, cols));
   putLines(frame, 0, layout.promptTop, cols, prompt.length, prompt);
   putLines(frame, 0, layout.composerTop, cols, composer.rows, composer.lines);
   putLine(frame, 0, rows - 1, cols, truncateLine([seg(helpLine(state.focus), theme.dim)], cols));

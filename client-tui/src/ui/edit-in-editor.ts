@@ -20,7 +20,8 @@ export async function editInEditor(
   const dir = await mkdtemp(join(tmpdir(), 'dsh-prompt-'));
   const file = join(dir, 'prompt.md');
   try {
-    await writeFile(file, text, 'utf8');
+    // A draft is saved as lines (ending in a newline, as editors save them).
+    await writeFile(file, text === '' ? '' : `${text}\n`, 'utf8');
     const code = await new Promise<number | string>((resolve) => {
       const child = spawn('sh', ['-c', `${editor} "$1"`, 'sh', file], { stdio: 'inherit' });
       child.on('error', (error) => resolve(error.message));

@@ -5,6 +5,7 @@ import type { TuiState } from './tui-state.js';
 /** True for the keys that put a line break into the draft: Ctrl+J (LF) and Alt+Enter. */
 export function isNewlineKey(key: Key): boolean {
   return (
+    key.name === 'linefeed' ||
     (key.name === 'enter' && key.sequence === '\n') ||
     key.sequence === '\x1b\r' ||
     key.sequence === '\x1b\n' ||
@@ -34,7 +35,11 @@ export function onInput(
   switch (key.full) {
     case 'return': {
       const text = composer.text;
-      if (!open || text.trim() === '') return 'handled';
+      if (text.trim() === '') return 'handled';
+      if (!open) {
+        flash(state, context, 'no session is open yet: the draft waits in the composer', true);
+        return 'handled';
+      }
       if (state.inputMode === 'answer') {
         answerWith(state, context, text);
         return 'handled';

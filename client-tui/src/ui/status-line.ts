@@ -2,18 +2,29 @@ import type { ConnectionState, PendingItem } from '@dsh/card-models';
 import { theme } from '../cards/theme.js';
 import { oneLine } from '../cards/text-lines.js';
 import { seg, type StyledLine } from '../text/styled-line.js';
-import { wrapLine } from '../text/text-width.js';
+import { lineWidth, truncateLine, wrapLine } from '../text/text-width.js';
 import { currentPending, running } from './key-actions.js';
 import type { TuiState } from './tui-state.js';
 
-/** The connection as a status text: silent while live, explicit while connecting or down. */
-export function connectionText(connection: ConnectionState | undefined): StyledLine | undefined {
+// When each reconnecting state was first drawn: its `retryInMs` counts from then.
+const firstDrawn = new WeakMap<ConnectionState, number>();
+
+/**
+ * The connection as a status text: silent while live, explicit while connecting or down;
+ * the wait before the next attempt counts down from when the state was first drawn.
+ */
+export function connectionText(
+  connection: ConnectionState | undefined,
+  now: number,
+): StyledLine | undefined {
   if (connection === undefined || connection.kind === 'live') return undefined;
   switch (connection.kind) {
     case 'connecting':
       return [seg('connecting…', theme.running)];
     case 'reconnecting': {
-      const seconds = Math.ceil(connection.retryInMs / 1000);
+      const since = firstDrawn.get(connection) ?? now;
+      firstDrawn.set(connection, since);
+      const seconds = Math.max(0, Math.ceil((connection.retryInMs - (now - since)) / 1000));
       return [
         seg(
           `disconnected: ${oneLine(connection.error)} — reconnecting in ${seconds}s (attempt ${connection.attempt})`,
@@ -38,10 +49,11 @@ export function isLive(state: TuiState): boolean {
 
 /**
  * The status line: a pending confirmation, else the live state (connection trouble first,
- * then following / scrolled and window errors), then the latest message while it lasts.
+ * then following / scrolled and window errors), and the latest message while it lasts, cut
+ * to `width` so both stay visible.
  * Nothing here outlives the state it describes: messages expire by `until`.
  */
-export function statusLine(state: TuiState, now: number): StyledLine {
+export function statusLine(state: TuiState, now: number, width: number): StyledLine {
   const confirm =
     state.confirm !== undefined && state.confirm.until >= now ? state.confirm : undefined;
   if (confirm !== undefined) {
@@ -66,8 +78,8 @@ export function statusLine(state: TuiState, now: number): StyledLine {
   }
   const open = state.open;
   const windowState = open?.window.state;
-  const live: StyledLine = connectionText(windowState?.connection) ??
-    connectionText(state.list?.connection) ?? [
+  const live: StyledLine = connectionText(windowState?.connection, now) ??
+    connectionText(state.list?.connection, now) ?? [
       ...(open && windowState
         ? [seg(open.view.following ? 'following' : 'scrolled (End: follow)', theme.dim)]
         : [seg('Tab: sessions  Enter: open', theme.dim)]),
@@ -77,12 +89,14 @@ export function statusLine(state: TuiState, now: number): StyledLine {
         : []),
     ];
   const message = state.flash !== undefined && state.flash.until >= now ? state.flash : undefined;
-  if (message === undefined) return live;
-  return [
-    ...live,
-    seg('  · ', theme.dim),
-    seg(oneLine(message.text), message.error ? theme.error : theme.ok),
-  ];
+  if (message === undefined) return truncateLine(live, width);
+  // The message keeps its room (up to two thirds of the row); the live state gets the rest.
+  const text = truncateLine(
+    [seg(oneLine(message.text), message.error ? theme.error : theme.ok)],
+    Math.max(10, Math.floor((width * 2) / 3)),
+  );
+  const room = width - lineWidth(text) - 3;
+  return room < 8 ? text : [...truncateLine(live, room), seg(' · ', theme.dim), ...text];
 }
 
 function keysLine(keys: readonly (readonly [string, string])[]): StyledLine {
