@@ -125,6 +125,14 @@ describe('handleKey(): the composer', () => {
     expect(t.calls).toEqual(calls);
   });
 
+  it('a failed send puts the text back before what was typed since', async () => {
+    const t = setup({ sendError: 'connect ECONNREFUSED' });
+    t.press('h', 'i', 'return', 'x');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(t.state.composer.text).toBe('hi\nx');
+    expect(t.state.flash?.text).toContain('not sent: connect ECONNREFUSED');
+  });
+
   it('Ctrl+J adds a line instead of sending', () => {
     const t = setup();
     t.press('a', 'linefeed', 'b');

@@ -24,6 +24,8 @@ export function setup(
     running?: boolean;
     focus?: Focus;
     connection?: ConnectionState;
+    /** What a send fails with (it succeeds when undefined). */
+    sendError?: string;
   } = {},
 ) {
   const calls: string[] = [];
@@ -33,7 +35,7 @@ export function setup(
     return Promise.resolve(undefined);
   };
   const actions: SessionActions = {
-    send: (_id, text, mode) => record(`send ${mode} ${text}`),
+    send: (_id, text, mode) => record(`send ${mode} ${text}`).then(() => options.sendError),
     stop: () => record('stop'),
     approve: (_id, approvalId, decision) => record(`approve ${approvalId} ${decision}`),
     answer: (_id, questionId, answers) => record(`answer ${questionId} ${JSON.stringify(answers)}`),

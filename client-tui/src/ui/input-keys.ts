@@ -100,7 +100,9 @@ function send(state: TuiState, context: KeyContext, text: string, mode: 'queue' 
   open.view.follow();
   void context.actions.send(open.id, text, mode).then((error) => {
     if (error !== undefined) {
-      if (state.composer.text === '') state.composer.set(text);
+      // The unsent text comes back, before whatever was typed since.
+      const since = state.composer.text;
+      state.composer.set(since === '' ? text : `${text}\n${since}`);
       flash(state, context, `not sent: ${error} (the draft is back in the composer)`, true);
     }
     context.flush();
