@@ -30,3 +30,31 @@ export function createTuiScreen(options: TuiScreenOptions): Widgets.Screen {
   if (options.mouse) screen.enableMouse();
   return screen;
 }
+
+/** What the client does with the screen's events. */
+export interface ScreenListeners {
+  key(ch: string | undefined, key: Widgets.Events.IKeyEventArg): void;
+  resize(): void;
+  /** The mouse wheel (only with mouse reporting on): rows to scroll, negative upwards. */
+  wheel(rows: number): void;
+}
+
+/**
+ * Subscribes the client to keys, resizes and, with `mouse`, the wheel of `screen` (a mouse
+ * listener alone makes reblessed turn mouse reporting on, which breaks text selection).
+ */
+export function listenToScreen(
+  screen: Widgets.Screen,
+  listeners: ScreenListeners,
+  mouse: boolean,
+): void {
+  screen.on('keypress', (ch: string | undefined, key: Widgets.Events.IKeyEventArg) => {
+    // reblessed reports a CR twice (`enter`, then `return`); the client acts on `return`.
+    if (key.name === 'enter' && key.sequence === '\r') return;
+    listeners.key(ch, key);
+  });
+  screen.on('resize', () => listeners.resize());
+  if (!mouse) return;
+  screen.on('wheelup', () => listeners.wheel(-3));
+  screen.on('wheeldown', () => listeners.wheel(3));
+}

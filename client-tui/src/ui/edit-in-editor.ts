@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { disableBracketedPaste, enableBracketedPaste } from './bracketed-paste.js';
 
 /** How the editor run ended: the edited text, or why there is none. */
 export type EditResult = { readonly text: string } | { readonly error: string };
@@ -37,5 +38,35 @@ export async function editInEditor(
     return { error: `the editor could not run: ${(error as Error).message}` };
   } finally {
     await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The parts of reblessed's program that suspending the screen uses. */
+export interface SuspendableProgram {
+  _write(text: string): void;
+  /** Leaves the alternate screen and raw mode; the returned function restores both. */
+  pause(): () => void;
+}
+
+/**
+ * Runs `editInEditor` with the real terminal handed over: the normal screen, cooked mode,
+ * no bracketed paste, and `keyboard` paused so only the editor reads keys. Everything is
+ * restored afterwards; the caller redraws the whole screen.
+ */
+export async function editWithSuspendedScreen(
+  program: SuspendableProgram,
+  keyboard: { pause(): unknown; resume(): unknown },
+  text: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<EditResult> {
+  program._write(disableBracketedPaste);
+  const resume = program.pause();
+  keyboard.pause();
+  try {
+    return await editInEditor(text, env);
+  } finally {
+    keyboard.resume();
+    resume();
+    program._write(enableBracketedPaste);
   }
 }

@@ -1,5 +1,7 @@
 import type { PendingItem, SessionList } from '@dsh/card-models';
 import type { Widgets } from 'reblessed';
+import { maxPasteChars } from './bracketed-paste.js';
+import type { EditResult } from './edit-in-editor.js';
 import type { AnswerStep } from './question-answers.js';
 import type { SessionActions } from './session-actions.js';
 import type { TuiState } from './tui-state.js';
@@ -106,4 +108,31 @@ export function onCommon(state: TuiState, ch: string | undefined, context: KeyCo
     context.list.retry();
     state.open?.window.retry();
   }
+}
+
+/** A paste goes into the composer whole, lines and all, and focus goes with it. */
+export function pasteIntoComposer(
+  state: TuiState,
+  context: KeyContext,
+  text: string,
+  cut: boolean,
+): void {
+  state.focus = 'input';
+  state.composer.insert(text);
+  state.typedAt = context.now();
+  if (cut) {
+    flash(
+      state,
+      context,
+      `the paste was cut at ${maxPasteChars.toLocaleString('en')} characters`,
+      true,
+    );
+  }
+}
+
+/** The draft edited in `$EDITOR` replaces the composer's; a failed editor says why. */
+export function applyEdit(state: TuiState, context: KeyContext, result: EditResult): void {
+  if ('text' in result) state.composer.set(result.text);
+  else flash(state, context, result.error, true);
+  state.focus = 'input';
 }

@@ -48,6 +48,16 @@ export function isLive(state: TuiState): boolean {
 }
 
 /**
+ * Clears a failure message when the streams come back (`wasLive` false, live now): it no
+ * longer says how things are. Returns whether the streams are live.
+ */
+export function forgetFailureOnReconnect(state: TuiState, wasLive: boolean): boolean {
+  const live = isLive(state);
+  if (live && !wasLive && state.flash?.error) state.flash = undefined;
+  return live;
+}
+
+/**
  * The status line: a pending confirmation, else the live state (connection trouble first,
  * then following / scrolled and window errors), and the latest message while it lasts, cut
  * to `width` so both stay visible.

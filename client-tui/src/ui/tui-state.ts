@@ -5,7 +5,7 @@ import type {
   SessionWindowState,
 } from '@dsh/card-models';
 import type { ConversationRenderer } from '../conversation/render-conversation.js';
-import type { Composer } from './composer.js';
+import { createComposer, type Composer } from './composer.js';
 import type { ConversationView } from './conversation-view.js';
 import type { QuestionAnswers } from './question-answers.js';
 
@@ -79,4 +79,27 @@ export interface TuiState {
   homeDir: string;
   /** The session list is drawn (terminals of 60 columns and more); focus skips it otherwise. */
   listShown: boolean;
+}
+
+/** The state of a client that just started: focus in an empty composer, nothing open. */
+export function createTuiState(): TuiState {
+  return {
+    focus: 'input',
+    list: undefined,
+    listCursor: 0,
+    open: undefined,
+    composer: createComposer(),
+    inputMode: 'prompt',
+    answers: undefined,
+    details: undefined,
+    help: false,
+    flash: undefined,
+    confirm: undefined,
+    prompt: undefined,
+    deferred: new Set(),
+    typedAt: 0,
+    chord: undefined,
+    homeDir: '',
+    listShown: true,
+  };
 }
