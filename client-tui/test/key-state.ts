@@ -48,7 +48,9 @@ export function setup(
     },
   } as unknown as SessionWindow;
   const listState = {
-    sessions: new Map([['s1', { id: 's1', running: options.running ?? false }]]),
+    sessions: new Map([
+      ['s1', { id: 's1', title: 'Test', cwd: '/p', error: '', running: options.running ?? false }],
+    ]),
     rows: [],
     loaded: true,
     connection: { kind: 'live' },
