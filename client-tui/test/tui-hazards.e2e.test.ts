@@ -146,8 +146,8 @@ describe.skipIf(skip)('dsh tui hazards in tmux against a real host', () => {
     expect(misaligned(first, 22, body)).toEqual([]);
     expect(overwide(first, 80)).toEqual([]);
 
-    t.keys('Escape'); // composer -> conversation (a key right after Esc would be Alt+key)
-    await pause(150);
+    t.keys('Tab'); // composer -> conversation
+    await t.waitFor((s) => s.includes('j/k cards'), 'the conversation focused');
     t.keys('k'); // select the bash card
     await t.waitFor((s) => s.includes('▌'), 'the selected card');
     t.keys('Enter');
@@ -252,7 +252,8 @@ describe.skipIf(skip)('dsh tui hazards in tmux against a real host', () => {
     t.text('please'); // "a" would allow for the session, "s" stopped the turn
     await t.waitFor((s) => s.includes('› please'), 'the word typed into the composer');
     t.keys('Escape'); // composer -> conversation: leaving it stops nothing
-    await pause(150); // (a key right after Esc would arrive as Alt+key)
+    // (the next key waits for the pane: a key right after Esc would arrive as Alt+key)
+    await t.waitFor((s) => s.includes('j/k cards'), 'the conversation focused');
     t.text('asynxtq');
     await t.waitFor((s) => s.includes('Quit? [y] quit'), 'q asking once while a turn runs');
     t.text('n');

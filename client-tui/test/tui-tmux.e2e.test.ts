@@ -37,7 +37,8 @@ describe.skipIf(skip)('dsh tui in tmux against a real host', () => {
       'the tail page',
     );
     expect(conversationPane(t.capture())).not.toContain('(request 1)');
-    t.keys('Escape'); // composer -> conversation
+    t.keys('Tab'); // composer -> conversation
+    await t.waitFor((s) => s.includes('j/k cards'), 'the conversation focused');
     await t.waitFor(
       (s) => {
         if (conversationPane(s).includes('(request 1).')) return true;
