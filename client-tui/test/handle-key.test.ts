@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { syncPrompt } from '../src/ui/prompt-keys.js';
+import type { PendingItem } from '@dsh/card-models';
+import { promptArmMs, syncPrompt } from '../src/ui/prompt-keys.js';
 import type { Focus } from '../src/ui/tui-state.js';
 import { approval, atPrompt, setup } from './key-state.js';
 
@@ -57,6 +58,58 @@ describe('handleKey(): the approval prompt', () => {
     t.press('y');
     await Promise.resolve();
     expect(t.calls).toEqual(['approve ap1 allow']);
+  });
+});
+
+describe('handleKey(): the question prompt', () => {
+  const question = {
+    kind: 'question',
+    seq: 7,
+    questionId: 'q1',
+    callId: 'c2',
+    questions: [
+      {
+        question: 'Which port?',
+        header: 'Port',
+        multiSelect: false,
+        options: [
+          { label: '8080', description: '' },
+          { label: '3000', description: '' },
+        ],
+      },
+    ],
+  } as unknown as PendingItem;
+  const atQuestion = () => {
+    const t = setup({ pending: [question], running: true });
+    syncPrompt(t.state, t.now());
+    t.advance(promptArmMs + 1);
+    return t;
+  };
+
+  it('a digit chooses its option', async () => {
+    const t = atQuestion();
+    t.press('2');
+    await Promise.resolve();
+    expect(t.calls).toEqual(['answer q1 [["3000"]]']);
+  });
+
+  it('t types an answer in the composer; Enter sends it', async () => {
+    const t = atQuestion();
+    t.press('t');
+    expect(t.state.focus).toBe('input');
+    expect(t.state.inputMode).toBe('answer');
+    t.type('4242');
+    t.press('return');
+    await Promise.resolve();
+    expect(t.calls).toEqual(['answer q1 [["4242"]]']);
+    expect(t.state.inputMode).toBe('prompt');
+  });
+
+  it('x declines', async () => {
+    const t = atQuestion();
+    t.press('x');
+    await Promise.resolve();
+    expect(t.calls).toEqual(['answer q1 "cancelled"']);
   });
 });
 
