@@ -52,12 +52,5 @@ export { lineWidth, textWidth, truncateLine, wrapLine } from './text/text-width.
 export { glyphsOf, type Glyph } from './text/glyphs.js';
 
 // The screen: frames of glyph cells and the writer that sends what changed.
-export {
-  createFrame,
-  frameRowText,
-  putLine,
-  putLines,
-  type Cell,
-  type Frame,
-} from './ui/frame.js';
+export { createFrame, frameRowText, putLine, putLines, type Cell, type Frame } from './ui/frame.js';
 export { createTerminalWriter, type TerminalWriter } from './ui/terminal-writer.js';

@@ -1,5 +1,5 @@
-import { glyphsOf } from '../text/glyphs.js';
-import type { StyledLine, TextStyle } from '../text/styled-line.js';
+import { glyphsOf, type Glyph } from '../text/glyphs.js';
+import type { Segment, StyledLine, TextStyle } from '../text/styled-line.js';
 
 /**
  * One terminal cell: the glyph that starts in it (`width` 1 or 2), or the right half of a
@@ -21,6 +21,18 @@ export interface Frame {
 }
 
 const blank: Cell = { text: ' ', width: 1, style: undefined };
+
+// Conversation lines are memoised, so the same segments are drawn frame after frame: their
+// glyphs are kept with them instead of being segmented again at every draw.
+const glyphCache = new WeakMap<Segment, readonly Glyph[]>();
+function glyphsOfSegment(segment: Segment): readonly Glyph[] {
+  let glyphs = glyphCache.get(segment);
+  if (glyphs === undefined) {
+    glyphs = glyphsOf(segment.text);
+    glyphCache.set(segment, glyphs);
+  }
+  return glyphs;
+}
 
 /** A blank frame of `cols` x `rows`. */
 export function createFrame(cols: number, rows: number): Frame {
@@ -63,7 +75,7 @@ export function putLine(
     at++;
   };
   for (const segment of line) {
-    for (const glyph of glyphsOf(segment.text)) {
+    for (const glyph of glyphsOfSegment(segment)) {
       if (at >= end) break;
       if (glyph.width === 2 && at + 1 >= end) {
         place({ text: ' ', width: 1, style: segment.style });
