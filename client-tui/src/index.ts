@@ -47,5 +47,10 @@ export {
   type StyledLine,
   type TextStyle,
 } from './text/styled-line.js';
-export { toSgr } from './text/to-sgr.js';
+export { sgrParams, toSgr } from './text/to-sgr.js';
 export { lineWidth, textWidth, truncateLine, wrapLine } from './text/text-width.js';
+export { glyphsOf, type Glyph } from './text/glyphs.js';
+
+// The screen: frames of glyph cells and the writer that sends what changed.
+export { createFrame, frameRowText, putLine, putLines, type Cell, type Frame } from './ui/frame.js';
+export { createTerminalWriter, type TerminalWriter } from './ui/terminal-writer.js';

@@ -22,13 +22,14 @@ function escapeSequences(raw: string): string[] {
   );
 }
 
-// What reblessed itself writes to draw a frame: colours (SGR), cursor addressing inside its
-// own screen, and cursor visibility. Nothing else may appear while drawing tool output.
+// What the terminal writer sends to draw a frame: colours (SGR), cursor addressing, cursor
+// visibility and erasing a blank row end. Nothing else may appear while drawing tool output.
 const allowed = [
   /^\x1b\[[\d;]*m$/,
   /^\x1b\[\d*(?:;\d*)?H$/,
   /^\x1b\[\d*[ABCDG]$/,
   /^\x1b\[\?25[hl]$/,
+  /^\x1b\[K$/,
   /^\x1b[78]$/,
 ];
 
@@ -95,7 +96,9 @@ describe('hostile tool output through blessed', () => {
   it.each(['conversation', 'details'] as const)(
     '%s: the content given to blessed holds SGR only',
     (mode) => {
-      const content = hostileLines(mode).map(toSgr).join('\n');
+      const content = hostileLines(mode)
+        .map((line) => toSgr(line))
+        .join('\n');
       const sequences = escapeSequences(content);
       expect(sequences.filter((sequence) => !/^\x1b\[[\d;]*m$/.test(sequence))).toEqual([]);
       expect(content).not.toMatch(/[\x00-\x08\x0b-\x1a\x1c-\x1f\x7f-\x9f]/);

@@ -1,14 +1,13 @@
 import { createCardCache, createConversation } from '@dsh/card-models';
 import { events, fixtureCwd, fixtureHome, scenarioByName, type Payload } from '@dsh/fixtures';
-import blessed from 'reblessed';
 import {
   createConversationRenderer,
   createTuiRegistry,
-  toSgr,
   type ConversationItem,
   type StyledLine,
 } from '../src/index.js';
-import { createTuiScreen } from '../src/ui/create-screen.js';
+import { createFrame, putLines } from '../src/ui/frame.js';
+import { createTerminalWriter } from '../src/ui/terminal-writer.js';
 import { createVirtualTerminal, type VirtualTerminal } from './virtual-terminal.js';
 
 /** The conversation items of a fixture scenario, rendered at `width`. */
@@ -33,9 +32,9 @@ export function payloadItems(
 }
 
 /**
- * Draws lines through a reblessed box on a virtual terminal `cols` wide (as the
- * conversation pane does: SGR content, tags off) and returns the screen rows and the raw
- * bytes written while drawing them.
+ * Draws lines on a virtual terminal `cols` wide the way the client draws every pane (a
+ * frame of glyph cells written by the terminal writer) and returns the screen rows and
+ * the raw bytes written.
  */
 export async function drawOnVirtualScreen(
   lines: readonly StyledLine[],
@@ -44,25 +43,12 @@ export async function drawOnVirtualScreen(
 ): Promise<{ rows: string[]; raw: string; vt: VirtualTerminal }> {
   const height = Math.max(1, lines.length);
   const vt = createVirtualTerminal(cols, height);
-  const screen = createTuiScreen({ input: vt.input, output: vt.output, colorDepth, mouse: false });
-  const box = blessed.box({
-    parent: screen,
-    top: 0,
-    left: 0,
-    width: cols,
-    height,
-    tags: false,
-    wrap: false,
-  });
-  screen.render();
-  await vt.settle();
-  vt.raw = '';
-  box.setContent(lines.map(toSgr).join('\n'));
-  screen.render();
+  const frame = createFrame(cols, height);
+  putLines(frame, 0, 0, cols, height, lines);
+  createTerminalWriter((text) => vt.output.write(text), colorDepth).draw(frame);
   await vt.settle();
   const rows = vt.lines();
   const raw = vt.raw;
-  screen.destroy();
   vt.dispose();
   return { rows, raw, vt };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { glyphsOf } from '../src/text/glyphs.js';
 import {
   detectColorDepth,
   plainText,
@@ -41,6 +42,7 @@ describe('wrapLine()', () => {
     ['hard-breaks a long word', 'abcdefghij', 4, 0, ['abcd', 'efgh', 'ij']],
     ['indents continuation rows', 'aaaa bbbb cccc', 9, 2, ['aaaa bbbb', '  cccc']],
     ['wide characters never straddle', '中文中文中', 5, 0, ['中文', '中文', '中']],
+    ['emoji take two cells', 'ok 🎉🚀 done ✅👍', 7, 0, ['ok 🎉🚀', 'done', '✅👍']],
   ])('%s', (_name, text, width, indent, expected) => {
     expect(wrapLine([seg(text)], width, indent).map(plainText)).toEqual(expected);
   });
@@ -60,11 +62,83 @@ describe('wrapLine()', () => {
   });
 });
 
+describe('glyphsOf()', () => {
+  // Widths as tmux 3.3, xterm, VTE, kitty and wezterm all draw them (sequences they draw
+  // differently are reduced to their first emoji).
+  it.each([
+    [
+      'ASCII',
+      'ab',
+      [
+        ['a', 1],
+        ['b', 1],
+      ],
+    ],
+    [
+      'party popper, rocket, thumbs up',
+      '🎉🚀👍',
+      [
+        ['🎉', 2],
+        ['🚀', 2],
+        ['👍', 2],
+      ],
+    ],
+    [
+      'check mark (emoji presentation) and heavy check (text)',
+      '✅✔',
+      [
+        ['✅', 2],
+        ['✔', 1],
+      ],
+    ],
+    [
+      'CJK',
+      '中a',
+      [
+        ['中', 2],
+        ['a', 1],
+      ],
+    ],
+    [
+      'combining mark joins its base',
+      'e\u0301x',
+      [
+        ['é', 1],
+        ['x', 1],
+      ],
+    ],
+    ['VS16 is dropped: the heart stays narrow', '❤️', [['❤', 1]]],
+    ['a skin tone is dropped', '👍🏽', [['👍', 2]]],
+    [
+      'ZWJ sequences fall apart',
+      '👨‍👩',
+      [
+        ['👨', 2],
+        ['👩', 2],
+      ],
+    ],
+    ['keycap becomes its digit', '1️⃣', [['1', 1]]],
+    ['a flag is one wide glyph', '🇫🇷', [['🇫🇷', 2]]],
+    [
+      'zero-width characters vanish',
+      'a\u200bb',
+      [
+        ['a', 1],
+        ['b', 1],
+      ],
+    ],
+  ])('%s', (_name, text, expected) => {
+    expect(glyphsOf(text).map((g) => [g.text, g.width])).toEqual(expected);
+    expect(textWidth(text)).toBe(expected.reduce((n, [, w]) => n + (w as number), 0));
+  });
+});
+
 describe('truncateLine()', () => {
   it.each([
     ['short', 'abc', 5, 'abc'],
     ['cut with ellipsis', 'abcdefgh', 5, 'abcd…'],
     ['wide', '中文中文', 5, '中文…'],
+    ['emoji', '🎉🎉🎉🎉', 5, '🎉🎉…'],
   ])('%s', (_name, text, width, expected) => {
     const line = truncateLine([seg(text)], width);
     expect(plainText(line)).toBe(expected);
@@ -78,7 +152,11 @@ describe('toSgr()', () => {
     ['ANSI fg', [seg('a', { fg: 1 })], '\x1b[31ma\x1b[0m'],
     ['bright fg', [seg('a', { fg: 9 })], '\x1b[91ma\x1b[0m'],
     ['256 fg and bg', [seg('a', { fg: 214, bg: 17 })], '\x1b[38;5;214;48;5;17ma\x1b[0m'],
-    ['true colour', [seg('a', { fg: '#ff8000' })], '\x1b[38;2;255;128;0ma\x1b[0m'],
+    [
+      'true colour becomes the nearest 256 colour',
+      [seg('a', { fg: '#ff8000' })],
+      '\x1b[38;5;208ma\x1b[0m',
+    ],
     [
       'attributes',
       [seg('a', { bold: true, dim: true, italic: true, underline: true, inverse: true })],

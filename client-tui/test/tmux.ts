@@ -7,7 +7,12 @@ export function hasTmux(): boolean {
 
 /** One tmux server on its own socket, holding one window, for one test. */
 export interface TmuxSession {
-  capture(): string;
+  /** The screen as text; with `escapes`, with the SGR sequences of each cell (`-e`). */
+  capture(escapes?: boolean): string;
+  /** Pastes `text` as a terminal paste (bracketed when the program asked for it). */
+  paste(text: string): void;
+  /** A tmux format of the pane, such as `#{cursor_x}`. */
+  display(format: string): string;
   keys(...keys: string[]): void;
   /** Types literal text (no key-name lookup). */
   text(value: string): void;
@@ -26,10 +31,17 @@ export function startTmux(command: string, cols: number, rows: number): TmuxSess
   const socket = `dsh-tui-test-${process.pid}-${Date.now()}`;
   const tmux = (...args: string[]) =>
     execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+  const tmuxInput = (input: string, ...args: string[]) =>
+    execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8', input });
   tmux('new-session', '-d', '-x', String(cols), '-y', String(rows), command);
   tmux('set-option', '-g', 'remain-on-exit', 'on');
   const session: TmuxSession = {
-    capture: () => tmux('capture-pane', '-p', '-t', '0'),
+    capture: (escapes = false) => tmux('capture-pane', '-p', ...(escapes ? ['-e'] : []), '-t', '0'),
+    paste: (text) => {
+      tmuxInput(text, 'load-buffer', '-b', 'test', '-');
+      tmux('paste-buffer', '-p', '-d', '-b', 'test', '-t', '0');
+    },
+    display: (format) => tmux('display-message', '-p', '-t', '0', format).trim(),
     keys: (...keys) => void tmux('send-keys', '-t', '0', ...keys),
     text: (value) => void tmux('send-keys', '-t', '0', '-l', value),
     resize: (c, r) => void tmux('resize-window', '-t', '0', '-x', String(c), '-y', String(r)),

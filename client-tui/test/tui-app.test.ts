@@ -63,10 +63,12 @@ describe('createTuiApp() on a virtual 80x24 terminal against a real host', () =>
   });
 
   it('opens the ? help screen and the details of a card from the keyboard', async () => {
-    vt.type('?');
+    vt.type('\x1bOP'); // F1
     await until(() => vt.lines().join('\n').includes('Keys'), 'the help screen', vt);
     vt.type('x');
     await until(() => !vt.lines().join('\n').includes('(any key closes)'), 'the help closed', vt);
+    vt.type('\x1b'); // composer -> conversation
+    await new Promise((resolve) => setTimeout(resolve, 50));
     vt.type('k');
     vt.type('\r');
     await until(() => vt.lines()[0]?.startsWith('Details') ?? false, 'the details view', vt);

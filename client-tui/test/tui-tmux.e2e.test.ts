@@ -1,30 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { assistantMessage, turnEnd, turnStart, userMessage } from '@dsh/fixtures';
 import { journalsDir } from '@dsh/fixtures/journals';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { conversationPane, launchTui, pause, tmuxMissing } from './launch-tui.js';
 import { startTestHost, type TestHost } from './test-host.js';
-import { hasTmux, startTmux, type TmuxSession } from './tmux.js';
+import type { TmuxSession } from './tmux.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const tmuxMissing = !hasTmux();
-if (tmuxMissing && process.env.CI === 'true') {
-  throw new Error('tmux is required for the client-tui end-to-end test: apt-get install -y tmux');
-}
-if (tmuxMissing) {
-  console.warn('client-tui tmux end-to-end test skipped: install the Debian package `tmux`');
-}
+const skip = tmuxMissing('the client-tui end-to-end test');
 
-/** The text rows of the conversation pane (right of the list separator). */
-const conversation = (screen: string) =>
-  screen
-    .split('\n')
-    .map((line) => line.split('│').slice(1).join('│'))
-    .join('\n');
-
-describe.skipIf(tmuxMissing)('dsh tui in tmux against a real host', () => {
+describe.skipIf(skip)('dsh tui in tmux against a real host', () => {
   let dataDir: string;
   let host: TestHost;
   let tmux: TmuxSession | undefined;
@@ -41,11 +27,7 @@ describe.skipIf(tmuxMissing)('dsh tui in tmux against a real host', () => {
 
   const launch = (sessionId: string) => {
     tmux?.kill();
-    tmux = startTmux(
-      `cd ${root} && TERM=xterm-256color node host/cli/bin/dsh.js tui --host ${host.url} --session ${sessionId}`,
-      80,
-      24,
-    );
+    tmux = launchTui(host.url, sessionId);
     return tmux;
   };
 
@@ -55,10 +37,12 @@ describe.skipIf(tmuxMissing)('dsh tui in tmux against a real host', () => {
       (s) => s.includes('Long session for paging') && s.includes('following'),
       'the tail page',
     );
-    expect(conversation(t.capture())).not.toContain('(request 1)');
+    expect(conversationPane(t.capture())).not.toContain('(request 1)');
+    t.keys('Tab'); // composer -> conversation
+    await t.waitFor((s) => s.includes('j/k cards'), 'the conversation focused');
     await t.waitFor(
       (s) => {
-        if (conversation(s).includes('(request 1).')) return true;
+        if (conversationPane(s).includes('(request 1).')) return true;
         t.keys('g');
         return false;
       },
@@ -91,35 +75,33 @@ describe.skipIf(tmuxMissing)('dsh tui in tmux against a real host', () => {
     await t.waitFor((s) => s.split('\n')[1]?.indexOf('│') === 22, 'the 80x24 layout');
   });
 
-  it('sends, answers an approval, steers and stops with the offline demo model', async () => {
+  it('sends, answers an approval in its prompt, steers and stops with the offline demo model', async () => {
     const journal = await host.store.create({ cwd: dataDir, title: 'Demo agent', model: 'demo' });
     const t = launch(journal.header.sessionId);
     await t.waitFor(
-      (s) => s.includes('Demo agent') && s.includes('i to compose'),
-      'the empty session',
+      (s) => s.includes('Demo agent') && s.includes('write a prompt'),
+      'the empty session, focus in the composer',
     );
-    t.keys('i');
     t.text('hello demo');
     t.keys('Enter');
     await t.waitFor((s) => s.includes('› hello demo'), 'the sent prompt');
-    await t.waitFor((s) => s.includes('Approve bash?'), 'the approval request', 30_000);
-    t.keys('BTab'); // input -> conversation
+    await t.waitFor((s) => s.includes('Allow bash? [y] once'), 'the approval prompt', 30_000);
+    await pause(700); // the prompt's keys arm a moment after it takes focus
     t.keys('y');
-    await t.waitFor(
-      (s) => !s.includes('Approve bash?') || s.includes('allowed bash'),
-      'the approval answered',
-    );
+    await t.waitFor((s) => s.includes('allowed bash'), 'the approval answered');
     await t.waitFor((s) => /exit \d/.test(s), 'the approved command finishing', 30_000);
     // The next shell command waits for approval; steering joins the turn at its next step.
-    await t.waitFor((s) => s.includes('Approve bash?'), 'the second approval request', 30_000);
-    t.keys('i');
-    t.text('please steer');
+    await t.waitFor((s) => s.includes('Allow bash?'), 'the second approval request', 30_000);
+    await pause(700);
+    t.text('please steer'); // typed at the prompt: it goes to the composer, answers nothing
     t.keys('C-s');
-    await t.waitFor((s) => !s.includes('› please steer'), 'the sent (cleared) input');
-    t.keys('BTab');
+    await t.waitFor((s) => !s.includes('please steer'), 'the sent (cleared) draft');
+    t.keys('Tab'); // composer -> prompt
     t.keys('n');
     await t.waitFor((s) => s.includes('steer: please steer'), 'the steering message', 30_000);
-    t.keys('C-x');
+    t.keys('C-c');
+    await t.waitFor((s) => s.includes('Press Ctrl+C again to stop'), 'the stop confirmation');
+    t.keys('C-c');
     await t.waitFor((s) => /turn \d+ interrupted/.test(s), 'the stopped turn', 30_000);
   });
 

@@ -20,7 +20,7 @@ export const defaultHostUrl = 'http://127.0.0.1:7420';
 /** The usage text of `dsh tui`. */
 export const tuiUsage = `usage: dsh tui [options]
 
-Full-screen terminal client of a dsh host (keyboard first; ? lists the keys).
+Full-screen terminal client of a dsh host (keyboard first; F1 lists the keys).
 
 options:
   --host URL        host to connect to          (env DSH_URL, default ${defaultHostUrl})

@@ -18,8 +18,17 @@ import { nodeItems, partialItems, type NodeContext } from './render-node.js';
  * append re-renders only the nodes card-models replaced, so a long window costs O(new).
  */
 export interface ConversationRenderer {
-  /** `running`: the session summary's running state (pending items get keys only then). */
-  render(snapshot: ConversationSnapshot, width: number, running?: boolean): ConversationItem[];
+  /**
+   * `streaming` (default true) draws the partial message's cursor: the client passes false
+   * while the stream is down or the session no longer runs, so no cursor outlives a turn.
+   * `running` (default false) is the session summary's running state: pending items wait
+   * for an answer only then (card-models' `pendingViews`), else they say why none is asked.
+   */
+  render(
+    snapshot: ConversationSnapshot,
+    width: number,
+    options?: { readonly streaming?: boolean; readonly running?: boolean },
+  ): ConversationItem[];
 }
 
 /** Creates a renderer with its own memo (one per session view). */
@@ -29,7 +38,7 @@ export function createConversationRenderer(
   let memoWidth = -1;
   let memo = new WeakMap<ConversationNode, ConversationItem[]>();
   return {
-    render(snapshot, width, running = false) {
+    render(snapshot, width, options = {}) {
       if (width !== memoWidth) {
         memo = new WeakMap();
         memoWidth = width;
@@ -54,8 +63,10 @@ export function createConversationRenderer(
           items.push(deliverablesItem(turn, produced, width));
         }
       }
-      if (snapshot.partial) items.push(...partialItems(snapshot.partial, nodeContext));
-      for (const view of pendingViews(snapshot.pending, running)) {
+      if (snapshot.partial) {
+        items.push(...partialItems(snapshot.partial, nodeContext, options.streaming ?? true));
+      }
+      for (const view of pendingViews(snapshot.pending, options.running ?? false)) {
         items.push(pendingItem(view, width));
       }
       return items;
@@ -88,26 +99,19 @@ function deliverablesItem(
   return { key: `deliverables:${turn}`, lines: draw(width), details: draw };
 }
 
-/** A pending approval or question with the keys that answer it, or the note why none do. */
+/** A pending approval or question: where to answer it, or the note why nothing asks. */
 function pendingItem(view: PendingView, width: number): ConversationItem {
   const { item, note } = view;
-  const unanswered = (w: number): StyledLine[] =>
-    textLines(note, w, { style: theme.dim, indent: 2 });
+  const waiting = (w: number): StyledLine[] =>
+    note !== ''
+      ? textLines(note, w, { style: theme.dim, indent: 2 })
+      : [[seg('  waiting for your answer in the prompt below', theme.dim)]];
   const draw = (w: number): StyledLine[] => {
     if (item.kind === 'approval') {
       const reason = item.reason !== '' ? ` — ${item.reason}` : '';
-      const head = textLines(`Approve ${item.toolName}?${reason}`, w, { style: theme.pending });
-      if (note !== '') return [...head, ...unanswered(w)];
       return [
-        ...head,
-        [
-          seg('  y', theme.key),
-          seg(' allow  '),
-          seg('a', theme.key),
-          seg(' allow for this session  '),
-          seg('n', theme.key),
-          seg(' deny'),
-        ],
+        ...textLines(`Approve ${item.toolName}?${reason}`, w, { style: theme.pending }),
+        ...waiting(w),
       ];
     }
     const lines: StyledLine[] = [];
@@ -120,7 +124,6 @@ function pendingItem(view: PendingView, width: number): ConversationItem {
           { style: theme.pending },
         ),
       );
-      if (note !== '') return;
       question.options.forEach((option, i) => {
         const description = option.description !== '' ? ` — ${oneLine(option.description)}` : '';
         lines.push(
@@ -136,15 +139,7 @@ function pendingItem(view: PendingView, width: number): ConversationItem {
         );
       });
     });
-    if (note !== '') return [...lines, ...unanswered(w)];
-    lines.push([
-      seg('  1-9', theme.key),
-      seg(' choose  '),
-      seg('t', theme.key),
-      seg(' type an answer  '),
-      seg('x', theme.key),
-      seg(' decline'),
-    ]);
+    lines.push(...waiting(w));
     return lines;
   };
   const key =

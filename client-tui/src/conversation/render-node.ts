@@ -108,9 +108,13 @@ export function assistantItems(
   return items;
 }
 
-/** The streaming partial: its blocks with a cursor, marked as streaming. */
-export function partialItems(partial: PartialMessage, context: NodeContext): ConversationItem[] {
-  const items = assistantItems(`partial:${partial.seq}`, partial.blocks, context, true);
+/** The partial message: its blocks, with a cursor while it is `streaming`. */
+export function partialItems(
+  partial: PartialMessage,
+  context: NodeContext,
+  streaming: boolean,
+): ConversationItem[] {
+  const items = assistantItems(`partial:${partial.seq}`, partial.blocks, context, streaming);
   if (items.length === 0) {
     items.push(
       textItem(

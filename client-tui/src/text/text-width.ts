@@ -1,17 +1,7 @@
-import unicode from 'reblessed/dist/lib/unicode.js';
+import { glyphsOf, textWidth } from './glyphs.js';
 import type { Segment, StyledLine, TextStyle } from './styled-line.js';
 
-/** Terminal cells a code point takes, by the same tables reblessed draws with. */
-export function charWidth(ch: string): number {
-  return unicode.charWidth(ch, 0);
-}
-
-/** Terminal cells `text` takes (wide characters count two, combining marks zero). */
-export function textWidth(text: string): number {
-  let width = 0;
-  for (const ch of text) width += charWidth(ch);
-  return width;
-}
+export { textWidth };
 
 /** Cells a styled line takes. */
 export function lineWidth(line: StyledLine): number {
@@ -29,7 +19,9 @@ interface Cell {
 function cellsOf(line: StyledLine): Cell[] {
   const cells: Cell[] = [];
   for (const segment of line) {
-    for (const ch of segment.text) cells.push({ ch, width: charWidth(ch), style: segment.style });
+    for (const glyph of glyphsOf(segment.text)) {
+      cells.push({ ch: glyph.text, width: glyph.width, style: segment.style });
+    }
   }
   return cells;
 }

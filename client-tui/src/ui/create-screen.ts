@@ -1,21 +1,19 @@
 import type { Readable, Writable } from 'node:stream';
 import blessed, { type Widgets } from 'reblessed';
-import type { ColorDepth } from '../text/color-depth.js';
 
 /** Options of `createTuiScreen`. */
 export interface TuiScreenOptions {
   readonly input: Readable;
   readonly output: Writable;
-  readonly colorDepth: ColorDepth;
   /** Mouse reporting (off by default, so the terminal's own text selection works). */
   readonly mouse: boolean;
 }
 
 /**
- * A reblessed screen for the client: full Unicode (wide characters keep their width),
- * terminfo `xterm` (Debian's extended `xterm-256color` entry cannot be parsed by the
- * blessed family), colours reduced to `colorDepth`, UTF-8 line characters, and no mouse
- * unless asked.
+ * A reblessed screen that holds the terminal for the client: raw mode, the alternate
+ * screen, key parsing and resize events. It draws nothing itself (the client writes its
+ * own frames, see `createTerminalWriter`); terminfo `xterm` because the blessed family
+ * cannot parse Debian's extended `xterm-256color` entry.
  */
 export function createTuiScreen(options: TuiScreenOptions): Widgets.Screen {
   const screen = blessed.screen({
@@ -29,12 +27,34 @@ export function createTuiScreen(options: TuiScreenOptions): Widgets.Screen {
     warnings: false,
     title: undefined,
   } as unknown as Widgets.IScreenOptions);
-  // reblessed reduces colours to what terminfo says; `xterm` says 8, the terminal may do more.
-  const tput = (screen as unknown as { tput: { colors: number; brokenACS: boolean } }).tput;
-  tput.colors = options.colorDepth;
-  // Draw line characters as UTF-8, never through the VT100 alternate character set: tmux,
-  // some SSH clients and capture tools show ACS as letters (lqqk).
-  tput.brokenACS = true;
   if (options.mouse) screen.enableMouse();
   return screen;
+}
+
+/** What the client does with the screen's events. */
+export interface ScreenListeners {
+  key(ch: string | undefined, key: Widgets.Events.IKeyEventArg): void;
+  resize(): void;
+  /** The mouse wheel (only with mouse reporting on): rows to scroll, negative upwards. */
+  wheel(rows: number): void;
+}
+
+/**
+ * Subscribes the client to keys, resizes and, with `mouse`, the wheel of `screen` (a mouse
+ * listener alone makes reblessed turn mouse reporting on, which breaks text selection).
+ */
+export function listenToScreen(
+  screen: Widgets.Screen,
+  listeners: ScreenListeners,
+  mouse: boolean,
+): void {
+  screen.on('keypress', (ch: string | undefined, key: Widgets.Events.IKeyEventArg) => {
+    // reblessed reports a CR twice (`enter`, then `return`); the client acts on `return`.
+    if (key.name === 'enter' && key.sequence === '\r') return;
+    listeners.key(ch, key);
+  });
+  screen.on('resize', () => listeners.resize());
+  if (!mouse) return;
+  screen.on('wheelup', () => listeners.wheel(-3));
+  screen.on('wheeldown', () => listeners.wheel(3));
 }

@@ -1,33 +1,49 @@
 import { createCardCache } from '@dsh/card-models';
-import { createSessionList, createSessionWindow, type BackoffOptions } from '@dsh/client-live';
-import blessed, { type Widgets } from 'reblessed';
+import { createSessionList, type BackoffOptions } from '@dsh/client-live';
+import type { Readable, Writable } from 'node:stream';
+import type { Widgets } from 'reblessed';
 import { createTuiRegistry } from '../cards/tui-registry.js';
-import { createConversationRenderer } from '../conversation/render-conversation.js';
+import type { ColorDepth } from '../text/color-depth.js';
 import type { SessionClient } from '../data/session-client.js';
-import { createConversationView } from './conversation-view.js';
-import { createTuiScreen, type TuiScreenOptions } from './create-screen.js';
-import { drawTui, paneLayout, type TuiWidgets } from './draw-tui.js';
-import { createInputLine } from './input-line.js';
-import { handleKey } from './handle-key.js';
+import { disableBracketedPaste, enableBracketedPaste, filterPastes } from './bracketed-paste.js';
+import { createTuiScreen, listenToScreen } from './create-screen.js';
+import { drawTui, paneLayout } from './draw-tui.js';
+import { editWithSuspendedScreen, type SuspendableProgram } from './edit-in-editor.js';
+import { handleKey, type KeyContext } from './handle-key.js';
+import { applyEdit, pasteIntoComposer } from './key-actions.js';
+import { syncPrompt } from './prompt-keys.js';
 import { createRenderScheduler } from './render-scheduler.js';
 import { createSessionActions } from './session-actions.js';
-import type { TuiState } from './tui-state.js';
+import { createTerminalWriter } from './terminal-writer.js';
+import { createTuiState, type TuiState } from './tui-state.js';
+import { createExpiryTimer } from './expiry-timer.js';
+import { forgetFailureOnReconnect } from './status-line.js';
+import { openSession } from './open-session.js';
 
 /** Options of `createTuiApp`. */
-export interface TuiAppOptions extends TuiScreenOptions {
+export interface TuiAppOptions {
+  readonly input: Readable & { setRawMode?: (mode: boolean) => unknown };
+  readonly output: Writable;
+  readonly colorDepth: ColorDepth;
+  /** Mouse reporting (off by default, so the terminal's own text selection works). */
+  readonly mouse: boolean;
   readonly client: SessionClient;
   /** Shown in the header (the host URL). */
   readonly hostLabel: string;
   /** Session to open first; the newest session otherwise. */
   readonly sessionId?: string;
   readonly backoff?: BackoffOptions;
+  /** Where `$VISUAL` / `$EDITOR` are read (the process environment by default). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The clock (ms since the epoch); tests may pass their own. */
+  readonly now?: () => number;
 }
 
 /** A running client. */
 export interface TuiApp {
   readonly screen: Widgets.Screen;
   readonly state: TuiState;
-  /** Draws done so far (each is one blessed render). */
+  /** Draws done so far (each is one frame written). */
   readonly renders: number;
   /** Resolves when the person quits (or `close()` is called). */
   readonly done: Promise<void>;
@@ -37,69 +53,59 @@ export interface TuiApp {
 }
 
 /**
- * Starts the terminal client on a screen: the live session list and the open session's
- * window (card-models' shared data path), drawn at most once per event-loop turn.
+ * Starts the terminal client: the live session list and the open session's window
+ * (client-live's shared data path), composed into frames the client draws itself and
+ * written at most once per event-loop turn. reblessed keeps the terminal (raw mode,
+ * alternate screen, keys, resize); pastes are read before it sees them.
  */
 export function createTuiApp(options: TuiAppOptions): TuiApp {
-  const screen = createTuiScreen(options);
-  const box = (extra: Widgets.BoxOptions = {}) =>
-    blessed.box({ parent: screen, tags: false, wrap: false, ...extra });
-  const widgets: TuiWidgets = {
-    header: box(),
-    list: box(),
-    separator: box(),
-    conversation: box(),
-    status: box(),
-    input: box(),
-    help: box(),
-    overlay: box({ hidden: true }),
-  };
+  const now = options.now ?? Date.now;
+  const pastes = filterPastes(options.input, (text, cut) => onPaste(text, cut));
+  const screen = createTuiScreen({ ...options, input: pastes.input });
+  const program = (screen as unknown as { program: SuspendableProgram }).program;
+  const writer = createTerminalWriter((text) => program._write(text), options.colorDepth);
+  program._write(enableBracketedPaste);
   const registry = createTuiRegistry();
   const cards = createCardCache();
   const actions = createSessionActions(options.client);
-  const state: TuiState = {
-    focus: 'conversation',
-    list: undefined,
-    listCursor: 0,
-    open: undefined,
-    input: createInputLine(),
-    inputMode: 'prompt',
-    answers: undefined,
-    details: undefined,
-    help: false,
-    flash: undefined,
-    homeDir: '',
-  };
+  const state = createTuiState();
+
+  const expiry = createExpiryTimer(state, now, () => scheduler.schedule());
   const scheduler = createRenderScheduler(() => {
-    drawTui(screen, widgets, state, options.hostLabel);
-    screen.render();
+    const t = now();
+    syncPrompt(state, t);
+    writer.draw(
+      drawTui(state, {
+        cols: screen.width as number,
+        rows: screen.height as number,
+        hostLabel: options.hostLabel,
+        now: t,
+        registry,
+        cards,
+      }),
+    );
+    expiry.arm();
   });
   let finish: () => void = () => {};
   const done = new Promise<void>((resolve) => (finish = resolve));
   let closed = false;
+  let editing = false;
+  let wasLive = false;
+
+  const onChange = () => {
+    wasLive = forgetFailureOnReconnect(state, wasLive);
+    scheduler.schedule();
+  };
 
   const open = (sessionId: string) => {
-    if (state.open?.id === sessionId) return;
-    state.open?.window.close();
-    const summary = state.list?.sessions.get(sessionId);
-    const facts = { cwd: summary?.cwd ?? '', home: state.homeDir };
-    const layout = paneLayout(screen.width as number, screen.height as number);
-    state.open = {
-      id: sessionId,
-      renderer: createConversationRenderer({ registry, card: { facts, cards } }),
-      view: createConversationView(layout.bodyHeight),
-      renderedFrom: undefined,
-      window: createSessionWindow({
-        client: options.client,
-        sessionId,
-        onChange: () => scheduler.schedule(),
-        ...(options.backoff ? { backoff: options.backoff } : {}),
-      }),
-    };
-    state.details = undefined;
-    state.answers = undefined;
-    const index = state.list?.rows.findIndex((row) => row.summary.id === sessionId) ?? -1;
-    if (index >= 0) state.listCursor = index;
+    openSession(state, sessionId, {
+      client: options.client,
+      ...(options.backoff ? { backoff: options.backoff } : {}),
+      registry,
+      cards,
+      bodyHeight: paneLayout(screen.width as number, screen.height as number).bodyHeight,
+      onChange,
+    });
     scheduler.schedule();
   };
 
@@ -113,7 +119,7 @@ export function createTuiApp(options: TuiAppOptions): TuiApp {
         const first = options.sessionId ?? next.rows[0]?.summary.id;
         if (first !== undefined) open(first);
       }
-      scheduler.schedule();
+      onChange();
     },
   });
   options.client.describeHost({}).then(
@@ -124,39 +130,72 @@ export function createTuiApp(options: TuiAppOptions): TuiApp {
     () => {},
   );
 
+  const context: KeyContext = {
+    actions,
+    open,
+    list,
+    now,
+    flush: () => scheduler.schedule(),
+    editDraft: () => void editDraft(),
+  };
+
+  async function editDraft(): Promise<void> {
+    if (editing || closed) return;
+    editing = true;
+    const result = await editWithSuspendedScreen(
+      program,
+      options.input,
+      state.composer.text,
+      options.env ?? process.env,
+    );
+    editing = false;
+    writer.invalidate();
+    applyEdit(state, context, result);
+    scheduler.schedule();
+  }
+
+  function onPaste(text: string, cut: boolean): void {
+    if (closed || editing) return;
+    pasteIntoComposer(state, context, text, cut);
+    scheduler.schedule();
+  }
+
+  const onExit = () => options.output.write(disableBracketedPaste);
+  process.once('exit', onExit);
+
   const close = () => {
     if (closed) return;
     closed = true;
+    expiry.dispose();
     scheduler.dispose();
     list.close();
     state.open?.window.close();
+    program._write(disableBracketedPaste);
+    process.off('exit', onExit);
+    pastes.dispose();
     screen.destroy();
     finish();
   };
 
-  screen.on('keypress', (ch: string | undefined, key: Widgets.Events.IKeyEventArg) => {
-    // reblessed reports a CR twice (`enter`, then `return`); act on `return` only.
-    if (closed || (key.name === 'enter' && key.sequence === '\r')) return;
-    const result = handleKey(state, ch, key, {
-      actions,
-      open,
-      list,
-      flush: () => scheduler.schedule(),
-    });
-    if (result === 'quit') close();
-    else scheduler.schedule();
-  });
-  screen.on('resize', () => scheduler.schedule());
-  if (options.mouse) {
-    screen.on('wheelup', () => {
-      state.open?.view.scroll(-3);
-      scheduler.schedule();
-    });
-    screen.on('wheeldown', () => {
-      state.open?.view.scroll(3);
-      scheduler.schedule();
-    });
-  }
+  listenToScreen(
+    screen,
+    {
+      key: (ch, key) => {
+        if (closed || editing) return;
+        if (handleKey(state, ch, key, context) === 'quit') close();
+        else scheduler.schedule();
+      },
+      resize: () => {
+        writer.invalidate();
+        scheduler.schedule();
+      },
+      wheel: (rows) => {
+        state.open?.view.scroll(rows);
+        scheduler.schedule();
+      },
+    },
+    options.mouse,
+  );
   scheduler.schedule();
 
   return {

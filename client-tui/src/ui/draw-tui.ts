@@ -1,271 +1,198 @@
-import type { ConnectionState } from '@dsh/client-live';
-import type { Widgets } from 'reblessed';
 import { theme } from '../cards/theme.js';
 import { oneLine } from '../cards/text-lines.js';
+import { createConversationRenderer } from '../conversation/render-conversation.js';
 import { seg, type StyledLine } from '../text/styled-line.js';
 import { truncateLine } from '../text/text-width.js';
-import { toSgr } from '../text/to-sgr.js';
-import { answerablePending, running as sessionRunning } from './key-actions.js';
-import { helpLine, keyHelp } from './key-help.js';
+import { drawOverlay } from './draw-overlay.js';
+import { createFrame, putLine, putLines, type Frame } from './frame.js';
+import { running } from './key-actions.js';
+import { helpLine } from './key-help.js';
 import { sessionListLines } from './session-list-lines.js';
-import type { TuiState } from './tui-state.js';
+import { isLive, promptLines, statusLine } from './status-line.js';
+import type { OpenSession, TuiState } from './tui-state.js';
+import type { CardCache } from '@dsh/card-models';
+import type { TuiRendererRegistry } from '../cards/card-renderer.js';
 
-/** The widgets the client draws into. */
-export interface TuiWidgets {
-  readonly header: Widgets.BoxElement;
-  readonly list: Widgets.BoxElement;
-  readonly separator: Widgets.BoxElement;
-  readonly conversation: Widgets.BoxElement;
-  readonly status: Widgets.BoxElement;
-  readonly input: Widgets.BoxElement;
-  readonly help: Widgets.BoxElement;
-  readonly overlay: Widgets.BoxElement;
-}
+/** The composer shows at most this many rows, then scrolls. */
+export const composerMaxRows = 8;
 
-/** Layout of the panes for a terminal size. */
-export function paneLayout(cols: number, rows: number) {
+/** Layout of the panes for a terminal size, a composer and a prompt bar of so many rows. */
+export function paneLayout(cols: number, rows: number, composerRows = 1, promptRows = 0) {
   const listWidth = cols >= 60 ? Math.min(28, Math.floor(cols * 0.28)) : 0;
   const convLeft = listWidth > 0 ? listWidth + 1 : 0;
+  const bodyHeight = Math.max(1, rows - 3 - composerRows - promptRows);
   return {
     listWidth,
     convLeft,
     convWidth: Math.max(10, cols - convLeft),
-    bodyHeight: Math.max(1, rows - 4),
+    bodyHeight,
+    statusTop: 1 + bodyHeight,
+    promptTop: 2 + bodyHeight,
+    composerTop: 2 + bodyHeight + promptRows,
   };
 }
 
-function place(box: Widgets.BoxElement, left: number, top: number, width: number, height: number) {
-  box.left = left;
-  box.top = top;
-  box.width = Math.max(0, width);
-  box.height = Math.max(0, height);
+/** What drawing needs besides the state. */
+export interface DrawContext {
+  readonly cols: number;
+  readonly rows: number;
+  readonly hostLabel: string;
+  readonly now: number;
+  readonly registry: TuiRendererRegistry;
+  readonly cards: CardCache;
 }
 
-const content = (lines: readonly StyledLine[]) => lines.map(toSgr).join('\n');
-
-/** The connection line: silent while live, explicit while connecting or disconnected. */
-export function connectionText(connection: ConnectionState | undefined): StyledLine | undefined {
-  if (connection === undefined || connection.kind === 'live') return undefined;
-  switch (connection.kind) {
-    case 'connecting':
-      return [seg('connecting…', theme.running)];
-    case 'reconnecting': {
-      const seconds = Math.ceil(connection.retryInMs / 1000);
-      return [
-        seg(
-          `disconnected: ${oneLine(connection.error)} — reconnecting in ${seconds}s (attempt ${connection.attempt})`,
-          theme.error,
-        ),
-      ];
-    }
-    case 'offline':
-      return [seg(`offline: ${oneLine(connection.error)} — press r to retry`, theme.error)];
-    default: {
-      const unknown: never = connection;
-      throw new Error(`unknown connection ${JSON.stringify(unknown)}`);
-    }
+/** Re-renders the open session's items when its window, width, facts or streaming changed. */
+function renderOpen(open: OpenSession, state: TuiState, width: number, context: DrawContext) {
+  const summary = state.list?.sessions.get(open.id);
+  // Path facts come from the summary whenever it arrives (a new session's comes after it opens).
+  const cwd = summary?.cwd ?? open.facts.cwd;
+  if (cwd !== open.facts.cwd || state.homeDir !== open.facts.home) {
+    open.facts = { cwd, home: state.homeDir };
+    open.renderer = createConversationRenderer({
+      registry: context.registry,
+      card: { facts: open.facts, cards: context.cards },
+    });
+  }
+  const windowState = open.window.state;
+  const isRunning = running(state);
+  const streaming = isLive(state) && isRunning;
+  const from = open.renderedFrom;
+  if (
+    from?.state !== windowState ||
+    from.width !== width ||
+    from.running !== isRunning ||
+    from.streaming !== streaming ||
+    from.renderer !== open.renderer
+  ) {
+    const options = { streaming, running: isRunning };
+    open.view.setItems(open.renderer.render(windowState.snapshot, width, options));
+    open.renderedFrom = { ...options, state: windowState, width, renderer: open.renderer };
   }
 }
 
-/** Draws the whole client from `state` into the widgets (content only; one render follows). */
-export function drawTui(
-  screen: Widgets.Screen,
-  widgets: TuiWidgets,
+function conversationLines(
   state: TuiState,
-  hostLabel: string,
-): void {
-  const cols = screen.width as number;
-  const rows = screen.height as number;
-  const layout = paneLayout(cols, rows);
+  layout: ReturnType<typeof paneLayout>,
+  context: DrawContext,
+) {
   const open = state.open;
-  const windowState = open?.window.state;
-  const summary = open ? state.list?.sessions.get(open.id) : undefined;
+  if (!open) return [];
+  renderOpen(open, state, layout.convWidth - 2, context);
+  const windowState = open.window.state;
+  open.view.setHeight(layout.bodyHeight);
+  const frame = open.view.frame();
+  const lines: StyledLine[] = frame.lines.map((line, i) => {
+    const selected = frame.owners[i] === open.view.selected && !open.view.following;
+    const gutter = selected
+      ? seg('▌ ', state.focus === 'conversation' ? theme.running : theme.dim)
+      : seg('  ');
+    return [gutter, ...line];
+  });
+  if (!windowState.opened) return [[seg('  loading…', theme.dim)]];
+  if (frame.atTop && windowState.hasMore && lines.length > 0) {
+    lines[0] = [
+      seg(windowState.loadingOlder ? '  loading older…' : '  ↑ older messages (PgUp)', theme.dim),
+    ];
+  }
+  return lines;
+}
 
-  place(widgets.header, 0, 0, cols, 1);
+function headerLine(state: TuiState, context: DrawContext): StyledLine {
+  const open = state.open;
+  const summary = open ? state.list?.sessions.get(open.id) : undefined;
   const title = summary
     ? oneLine(summary.title !== '' ? summary.title : summary.id)
-    : 'no session open';
-  const running = summary?.running ? [seg(' ● running', theme.running)] : [];
-  widgets.header.setContent(
-    toSgr(
-      truncateLine(
-        [
-          seg('dsh ', theme.bold),
-          seg(`${hostLabel} `, theme.dim),
-          seg(title, state.focus === 'conversation' ? { bold: true, underline: true } : theme.bold),
-          ...running,
-        ],
-        cols,
-      ),
-    ),
+    : open
+      ? open.id
+      : 'no session open';
+  const live = isLive(state);
+  const status = !live
+    ? [seg(' ○ disconnected', theme.error)]
+    : summary?.running
+      ? [seg(' ● running', theme.running)]
+      : [];
+  return truncateLine(
+    [
+      seg('dsh ', theme.bold),
+      seg(`${context.hostLabel} `, theme.dim),
+      seg(title, state.focus === 'conversation' ? { bold: true, underline: true } : theme.bold),
+      ...status,
+    ],
+    context.cols,
   );
+}
 
-  place(widgets.list, 0, 1, layout.listWidth, layout.bodyHeight);
-  place(widgets.separator, layout.listWidth, 1, layout.listWidth > 0 ? 1 : 0, layout.bodyHeight);
-  widgets.separator.setContent(
-    toSgr([seg('│', state.focus === 'sessions' ? theme.bold : theme.dim)]).repeat(1) +
-      ('\n' + toSgr([seg('│', theme.dim)])).repeat(Math.max(0, layout.bodyHeight - 1)),
-  );
-  const listRows = state.list?.rows ?? [];
-  const listTop = Math.max(0, state.listCursor - layout.bodyHeight + 1);
-  const listLines = sessionListLines(listRows, {
-    width: layout.listWidth,
-    cursor: state.listCursor,
-    openId: open?.id,
-    focused: state.focus === 'sessions',
-  }).slice(listTop, listTop + layout.bodyHeight);
-  if (!state.list?.loaded) listLines.push([seg('loading…', theme.dim)]);
-  else if (listRows.length === 0) listLines.push([seg('no sessions (n: new)', theme.dim)]);
-  widgets.list.setContent(content(listLines));
-
-  place(widgets.conversation, layout.convLeft, 1, layout.convWidth, layout.bodyHeight);
-  let convLines: StyledLine[] = [];
-  if (open && windowState) {
-    const width = layout.convWidth - 2;
-    const isRunning = sessionRunning(state);
-    const from = open.renderedFrom;
-    if (from?.state !== windowState || from.width !== width || from.running !== isRunning) {
-      open.view.setItems(open.renderer.render(windowState.snapshot, width, isRunning));
-      open.renderedFrom = { state: windowState, width, running: isRunning };
-    }
-    open.view.setHeight(layout.bodyHeight);
-    const frame = open.view.frame();
-    convLines = frame.lines.map((line, i) => {
-      const selected = frame.owners[i] === open.view.selected && !open.view.following;
-      const gutter = selected
-        ? seg('▌ ', state.focus === 'conversation' ? theme.running : theme.dim)
-        : seg('  ');
-      return [gutter, ...line];
-    });
-    if (!windowState.opened) convLines = [[seg('  loading…', theme.dim)]];
-    else if (frame.atTop && windowState.hasMore && convLines.length > 0) {
-      convLines[0] = [
-        seg(windowState.loadingOlder ? '  loading older…' : '  ↑ older messages (PgUp)', theme.dim),
-      ];
-    }
-  }
-  widgets.conversation.setContent(content(convLines));
-
-  place(widgets.status, 0, rows - 3, cols, 1);
-  const statusLine: StyledLine =
-    state.flash !== undefined
-      ? [seg(oneLine(state.flash.text), state.flash.error ? theme.error : theme.ok)]
-      : (connectionText(windowState?.connection) ??
-        connectionText(state.list?.connection) ??
-        statusFacts(state));
-  widgets.status.setContent(toSgr(truncateLine(statusLine, cols)));
-
-  place(widgets.input, 0, rows - 2, cols, 1);
-  const prompt = state.inputMode === 'answer' ? 'answer› ' : '› ';
-  const view = state.input.view(cols - prompt.length);
-  const cursorAt = [...view.text];
-  const before = cursorAt.slice(0, view.column).join('');
-  const at = cursorAt[view.column] ?? ' ';
-  const after = cursorAt.slice(view.column + 1).join('');
+/** The composer's rows (at most `composerMaxRows`, scrolled to the cursor) and its cursor. */
+function composerRows(state: TuiState, cols: number) {
+  const label = state.inputMode === 'answer' ? 'answer› ' : '› ';
+  const width = Math.max(1, cols - label.length);
+  const layout = state.composer.layout(width);
+  const visible = Math.min(composerMaxRows, layout.rows.length);
+  const top = Math.max(0, Math.min(layout.cursor.row - visible + 1, layout.rows.length - visible));
   const focused = state.focus === 'input';
-  const inputLine: StyledLine =
-    focused || state.input.text !== ''
-      ? [
-          seg(prompt, theme.user),
-          seg(before),
-          seg(at, focused ? { inverse: true } : undefined),
-          seg(after),
-        ]
-      : [seg(prompt, theme.dim), seg('i to compose', theme.dim)];
-  widgets.input.setContent(toSgr(inputLine));
-
-  place(widgets.help, 0, rows - 1, cols, 1);
-  widgets.help.setContent(toSgr(truncateLine([seg(helpLine(state.focus), theme.dim)], cols)));
-
-  drawOverlay(widgets.overlay, state, cols, rows);
-}
-
-function statusFacts(state: TuiState): StyledLine {
-  const open = state.open;
-  const windowState = open?.window.state;
-  if (!open || !windowState) return [seg('Tab: sessions  Enter: open', theme.dim)];
-  const pending = answerablePending(state)[0];
-  if (pending?.kind === 'approval')
-    return [
-      seg(
-        `approval needed for ${oneLine(pending.toolName)}: y allow, a always, n deny`,
-        theme.pending,
-      ),
-    ];
-  if (pending?.kind === 'question') {
-    const progress = state.answers?.questionId === pending.questionId ? state.answers.index + 1 : 1;
-    return [
-      seg(
-        `question ${progress}/${pending.questions.length}: 1-9 choose, t type, x decline`,
-        theme.pending,
-      ),
-    ];
-  }
-  const facts: StyledLine = [
-    seg(open.view.following ? 'following' : 'scrolled (End: follow)', theme.dim),
-    ...(windowState.error !== undefined
-      ? [seg(`  ${oneLine(windowState.error)}`, theme.error)]
-      : []),
-  ];
-  return facts;
-}
-
-function drawOverlay(
-  overlay: Widgets.BoxElement,
-  state: TuiState,
-  cols: number,
-  rows: number,
-): void {
-  if (!state.help && !state.details) {
-    overlay.hide();
-    return;
-  }
-  place(overlay, 0, 0, cols, rows - 1);
-  overlay.show();
-  overlay.setFront();
+  const labelStyle = focused ? theme.user : theme.dim;
   let lines: StyledLine[];
-  if (state.help) {
-    lines = [[seg('Keys', theme.bold), seg('  (any key closes)', theme.dim)], []];
-    for (const [pane, keys, what] of keyHelp) {
-      lines.push(
-        truncateLine(
-          [seg(pane.padEnd(13), theme.dim), seg(keys.padEnd(20), theme.key), seg(what)],
-          cols,
-        ),
-      );
-    }
-    lines.push(
-      [],
-      [
-        seg(
-          'Mouse is off by default so the terminal can select text; dsh tui --mouse turns it on.',
-          theme.dim,
-        ),
-      ],
-    );
+  if (state.composer.text === '') {
+    const hint = focused ? 'write a prompt: Enter sends, C-j adds a line' : 'i or Esc to compose';
+    lines = [[seg(label, labelStyle), seg(hint, theme.dim)]];
   } else {
-    const open = state.open;
-    const item = open?.view.items.find((candidate) => candidate.key === state.details?.key);
-    const body = item
-      ? item.details(cols - 2)
-      : [[seg('this item is no longer in the window', theme.dim)]];
-    const height = rows - 2;
-    const maxTop = Math.max(0, body.length - height);
-    const details = state.details as { key: string; top: number };
-    details.top = Math.min(Math.max(0, details.top), maxTop);
-    lines = [
-      truncateLine(
-        [
-          seg('Details', theme.bold),
-          seg(
-            `  j/k scroll, Esc/q close — ${details.top + 1}-${Math.min(body.length, details.top + height)} of ${body.length}`,
-            theme.dim,
-          ),
-        ],
-        cols,
-      ),
-      ...body.slice(details.top, details.top + height).map((line) => [seg(' '), ...line]),
-    ];
+    lines = layout.rows
+      .slice(top, top + visible)
+      .map((row, i) => [
+        seg(i === 0 && top === 0 ? label : ' '.repeat(label.length), labelStyle),
+        seg(row),
+      ]);
   }
-  overlay.setContent(content(lines));
+  const cursor = { x: label.length + layout.cursor.column, y: layout.cursor.row - top };
+  return { lines, cursor, rows: Math.max(1, visible) };
+}
+
+/** Composes the whole client from `state` into a frame (the writer sends what changed). */
+export function drawTui(state: TuiState, context: DrawContext): Frame {
+  const { cols, rows } = context;
+  const frame = createFrame(cols, rows);
+  const composer = composerRows(state, cols);
+  const prompt = promptLines(state, cols);
+  const layout = paneLayout(cols, rows, composer.rows, prompt.length);
+  state.listShown = layout.listWidth > 0;
+  if (!state.listShown && state.focus === 'sessions') state.focus = 'conversation';
+
+  putLine(frame, 0, 0, cols, headerLine(state, context));
+
+  if (layout.listWidth > 0) {
+    const listRows = state.list?.rows ?? [];
+    const listTop = Math.max(0, state.listCursor - layout.bodyHeight + 1);
+    const listLines = sessionListLines(listRows, {
+      width: layout.listWidth,
+      cursor: state.listCursor,
+      openId: state.open?.id,
+      focused: state.focus === 'sessions',
+    }).slice(listTop, listTop + layout.bodyHeight);
+    if (!state.list?.loaded) listLines.push([seg('loading…', theme.dim)]);
+    else if (listRows.length === 0) listLines.push([seg('no sessions (n: new)', theme.dim)]);
+    putLines(frame, 0, 1, layout.listWidth, layout.bodyHeight, listLines);
+    const bar = (i: number): StyledLine => [
+      seg('│', i === 0 && state.focus === 'sessions' ? theme.bold : theme.dim),
+    ];
+    for (let i = 0; i < layout.bodyHeight; i++) putLine(frame, layout.listWidth, 1 + i, 1, bar(i));
+  }
+  putLines(
+    frame,
+    layout.convLeft,
+    1,
+    layout.convWidth,
+    layout.bodyHeight,
+    conversationLines(state, layout, context),
+  );
+  putLine(frame, 0, layout.statusTop, cols, statusLine(state, context.now, cols));
+  putLines(frame, 0, layout.promptTop, cols, prompt.length, prompt);
+  putLines(frame, 0, layout.composerTop, cols, composer.rows, composer.lines);
+  putLine(frame, 0, rows - 1, cols, truncateLine([seg(helpLine(state.focus), theme.dim)], cols));
+  const overlay = drawOverlay(frame, state);
+  frame.cursor =
+    state.focus === 'input' && !overlay
+      ? { x: Math.min(cols - 1, composer.cursor.x), y: layout.composerTop + composer.cursor.y }
+      : undefined;
+  return frame;
 }

@@ -1,76 +1,115 @@
 import {
-  answerablePending,
   applyAnswer,
-  running,
-  stop,
+  currentPending,
+  flash,
+  requestQuit,
   type Key,
   type KeyContext,
 } from './key-actions.js';
 import { startAnswers, typeAnswer } from './question-answers.js';
 import type { TuiState } from './tui-state.js';
 
-/** Keys of the compose line: send, steer, stop, answer, edit. */
+/** True for the keys that put a line break into the draft: Ctrl+J (LF) and Alt+Enter. */
+export function isNewlineKey(key: Key): boolean {
+  return (
+    key.name === 'linefeed' ||
+    (key.name === 'enter' && key.sequence === '\n') ||
+    key.sequence === '\x1b\r' ||
+    key.sequence === '\x1b\n' ||
+    key.full === 'M-return' ||
+    key.full === 'M-enter'
+  );
+}
+
+/**
+ * Keys of the composer: Enter sends (or answers a question), Ctrl+J / Alt+Enter break the
+ * line, Ctrl+S steers, Ctrl+G or Ctrl+X Ctrl+E open `$EDITOR`, Esc leaves (and never
+ * stops anything), Ctrl+D on an empty draft quits, the rest edits.
+ */
 export function onInput(
   state: TuiState,
   ch: string | undefined,
   key: Key,
   context: KeyContext,
-): void {
+): 'quit' | 'handled' {
   const open = state.open;
+  const composer = state.composer;
+  if (isNewlineKey(key)) {
+    composer.insert('\n');
+    state.typedAt = context.now();
+    return 'handled';
+  }
   switch (key.full) {
-    case 'enter':
     case 'return': {
-      const text = state.input.text;
-      if (!open || text.trim() === '') return;
+      const text = composer.text;
+      if (text.trim() === '') return 'handled';
+      if (!open) {
+        flash(state, context, 'no session is open yet: the draft waits in the composer', true);
+        return 'handled';
+      }
       if (state.inputMode === 'answer') {
-        const pending = answerablePending(state).find((item) => item.kind === 'question');
-        if (pending?.kind === 'question') {
-          state.input.set('');
-          state.inputMode = 'prompt';
-          applyAnswer(
-            state,
-            context,
-            pending.questionId,
-            typeAnswer(pending, startAnswers(pending, state.answers), text),
-          );
-          state.focus = 'conversation';
-        }
-        return;
+        answerWith(state, context, text);
+        return 'handled';
       }
       send(state, context, text, 'queue');
-      return;
+      return 'handled';
     }
     case 'C-s':
-      if (open && state.input.text.trim() !== '') send(state, context, state.input.text, 'steer');
-      return;
+      if (open && composer.text.trim() !== '') send(state, context, composer.text, 'steer');
+      return 'handled';
     case 'C-x':
-      stop(state, context);
-      return;
+      state.chord = 'C-x';
+      return 'handled';
+    case 'C-g':
+      context.editDraft();
+      return 'handled';
     case 'escape':
-      if (running(state) && state.inputMode === 'prompt') stop(state, context);
-      else {
+      if (state.inputMode === 'answer') {
         state.inputMode = 'prompt';
-        state.focus = 'conversation';
-      }
-      return;
+        state.focus = 'prompt';
+      } else state.focus = 'conversation';
+      return 'handled';
+    case 'C-d':
+      if (composer.text === '') return requestQuit(state);
+      break;
     default:
-      if (ch === '?' && state.input.text === '') {
-        state.help = true;
-        return;
-      }
-      state.input.edit(ch, key);
+      break;
   }
+  if (composer.edit(ch, key)) state.typedAt = context.now();
+  return 'handled';
+}
+
+function answerWith(state: TuiState, context: KeyContext, text: string): void {
+  const pending = currentPending(state);
+  if (pending?.kind !== 'question') {
+    state.inputMode = 'prompt';
+    flash(state, context, 'the question is no longer pending; Enter sends the draft', true);
+    return;
+  }
+  state.composer.set('');
+  state.inputMode = 'prompt';
+  applyAnswer(
+    state,
+    context,
+    pending.questionId,
+    typeAnswer(pending, startAnswers(pending, state.answers), text),
+  );
+  state.focus = 'prompt';
 }
 
 function send(state: TuiState, context: KeyContext, text: string, mode: 'queue' | 'steer'): void {
   const open = state.open;
   if (!open) return;
-  state.input.set('');
+  state.composer.set('');
+  // Sending ends the typing: a prompt that arrives now may take focus.
+  state.typedAt = 0;
   open.view.follow();
   void context.actions.send(open.id, text, mode).then((error) => {
     if (error !== undefined) {
-      if (state.input.text === '') state.input.set(text);
-      state.flash = { text: `not sent: ${error}`, error: true };
+      // The unsent text comes back, before whatever was typed since.
+      const since = state.composer.text;
+      state.composer.set(since === '' ? text : `${text}\n${since}`);
+      flash(state, context, `not sent: ${error} (the draft is back in the composer)`, true);
     }
     context.flush();
   });

@@ -1,40 +1,48 @@
-import { onCommon, type Key, type KeyContext } from './key-actions.js';
+import { flash, onCommon, requestQuit, type Key, type KeyContext } from './key-actions.js';
 import type { TuiState } from './tui-state.js';
 
-/** Keys of the session list: move, open, create. */
+/** Keys of the session list: move, open, create, quit. */
 export function onSessions(
   state: TuiState,
   ch: string | undefined,
   key: Key,
   context: KeyContext,
-): void {
+): 'quit' | 'handled' {
   const rows = state.list?.rows ?? [];
   switch (key.full) {
     case 'j':
     case 'down':
       state.listCursor = Math.min(rows.length - 1, state.listCursor + 1);
-      return;
+      return 'handled';
     case 'k':
     case 'up':
       state.listCursor = Math.max(0, state.listCursor - 1);
-      return;
+      return 'handled';
     case 'enter':
     case 'return': {
       const row = rows[state.listCursor];
       if (row) {
         context.open(row.summary.id);
-        state.focus = 'conversation';
+        state.focus = 'input';
       }
-      return;
+      return 'handled';
     }
     case 'n':
       void context.actions.createSession().then((created) => {
-        if ('id' in created) context.open(created.id);
-        else state.flash = { text: `no new session: ${created.error}`, error: true };
+        if ('id' in created) {
+          context.open(created.id);
+          state.focus = 'input';
+        } else flash(state, context, `no new session: ${created.error}`, true);
         context.flush();
       });
-      return;
+      return 'handled';
+    case 'escape':
+      state.focus = 'input';
+      return 'handled';
+    case 'q':
+      return requestQuit(state);
     default:
       onCommon(state, ch, context);
+      return 'handled';
   }
 }

@@ -1,20 +1,50 @@
+import type { PathFacts } from '@dsh/card-models';
 import type { SessionListState, SessionWindow, SessionWindowState } from '@dsh/client-live';
 import type { ConversationRenderer } from '../conversation/render-conversation.js';
-import type { InputLine } from './input-line.js';
+import { createComposer, type Composer } from './composer.js';
 import type { ConversationView } from './conversation-view.js';
 import type { QuestionAnswers } from './question-answers.js';
 
-/** The pane with the keyboard. */
-export type Focus = 'sessions' | 'conversation' | 'input';
+/**
+ * The pane with the keyboard. `prompt` is the bar of a pending approval or question: only
+ * there do single keys answer it.
+ */
+export type Focus = 'sessions' | 'conversation' | 'input' | 'prompt';
 
 /** The open session: its live window, renderer memo and scroll state. */
 export interface OpenSession {
   readonly id: string;
   readonly window: SessionWindow;
-  readonly renderer: ConversationRenderer;
+  /** Draws with `facts`; replaced when the session's summary brings other facts. */
+  renderer: ConversationRenderer;
+  facts: PathFacts;
   readonly view: ConversationView;
-  /** The window state and width the view's items were rendered from. */
-  renderedFrom: { state: SessionWindowState; width: number; running: boolean } | undefined;
+  /** The window state, width, running and streaming flags the view's items were rendered from. */
+  renderedFrom:
+    | {
+        state: SessionWindowState;
+        width: number;
+        running: boolean;
+        streaming: boolean;
+        renderer: ConversationRenderer;
+      }
+    | undefined;
+}
+
+/** A message in the status line that goes away by itself at `until` (ms since the epoch). */
+export interface Flash {
+  readonly text: string;
+  readonly error: boolean;
+  readonly until: number;
+}
+
+/**
+ * An action waiting for its confirming key until `until`: `stop` (Ctrl+C again stops the
+ * turn), `quit` (Ctrl+C again quits) and `quit-running` (y quits while a turn runs).
+ */
+export interface Confirmation {
+  readonly kind: 'stop' | 'quit' | 'quit-running';
+  readonly until: number;
 }
 
 /** Everything the client draws, mutated by keys and data, drawn by `drawTui`. */
@@ -23,14 +53,50 @@ export interface TuiState {
   list: SessionListState | undefined;
   listCursor: number;
   open: OpenSession | undefined;
-  input: InputLine;
-  /** What Enter in the input does: send a prompt, or answer the current question. */
+  composer: Composer;
+  /** What Enter in the composer does: send a prompt, or answer the current question. */
   inputMode: 'prompt' | 'answer';
   answers: QuestionAnswers | undefined;
   /** The details overlay: its lines come from the selected item; `top` is its scroll. */
   details: { key: string; top: number } | undefined;
   help: boolean;
-  /** A one-line message (action failures, confirmations), cleared by the next key. */
-  flash: { text: string; error: boolean } | undefined;
+  flash: Flash | undefined;
+  confirm: Confirmation | undefined;
+  /**
+   * The pending item the prompt bar shows (approval or question id), when the prompt took
+   * focus for it (`armedAt`: keys before it are typing, not answers), and the items the
+   * person put off with Esc (they do not take focus again).
+   */
+  prompt: { id: string; armedAt: number } | undefined;
+  deferred: Set<string>;
+  /** When the person last typed into the composer (ms): a prompt does not take focus then. */
+  typedAt: number;
+  /** The first key of a two-key chord (C-x), until the next key. */
+  chord: string | undefined;
   homeDir: string;
+  /** The session list is drawn (terminals of 60 columns and more); focus skips it otherwise. */
+  listShown: boolean;
+}
+
+/** The state of a client that just started: focus in an empty composer, nothing open. */
+export function createTuiState(): TuiState {
+  return {
+    focus: 'input',
+    list: undefined,
+    listCursor: 0,
+    open: undefined,
+    composer: createComposer(),
+    inputMode: 'prompt',
+    answers: undefined,
+    details: undefined,
+    help: false,
+    flash: undefined,
+    confirm: undefined,
+    prompt: undefined,
+    deferred: new Set(),
+    typedAt: 0,
+    chord: undefined,
+    homeDir: '',
+    listShown: true,
+  };
 }

@@ -1,0 +1,61 @@
+import { theme } from '../cards/theme.js';
+import { seg, type StyledLine } from '../text/styled-line.js';
+import { truncateLine } from '../text/text-width.js';
+import { putLines, type Frame } from './frame.js';
+import { keyHelp } from './key-help.js';
+import type { TuiState } from './tui-state.js';
+
+function helpLines(cols: number): StyledLine[] {
+  const lines: StyledLine[] = [[seg('Keys', theme.bold), seg('  (any key closes)', theme.dim)], []];
+  for (const [pane, keys, what] of keyHelp) {
+    lines.push(
+      truncateLine(
+        [seg(pane.padEnd(13), theme.dim), seg(keys.padEnd(20), theme.key), seg(what)],
+        cols,
+      ),
+    );
+  }
+  lines.push(
+    [],
+    [
+      seg(
+        'Mouse is off by default so the terminal can select text; dsh tui --mouse turns it on.',
+        theme.dim,
+      ),
+    ],
+  );
+  return lines;
+}
+
+function detailLines(state: TuiState, cols: number, height: number): StyledLine[] {
+  const details = state.details as { key: string; top: number };
+  const item = state.open?.view.items.find((candidate) => candidate.key === details.key);
+  const body = item
+    ? item.details(cols - 2)
+    : [[seg('this item is no longer in the window', theme.dim)]];
+  const room = height - 1;
+  const maxTop = Math.max(0, body.length - room);
+  details.top = Math.min(Math.max(0, details.top), maxTop);
+  return [
+    truncateLine(
+      [
+        seg('Details', theme.bold),
+        seg(
+          `  j/k scroll, Esc/q close — ${details.top + 1}-${Math.min(body.length, details.top + room)} of ${body.length}`,
+          theme.dim,
+        ),
+      ],
+      cols,
+    ),
+    ...body.slice(details.top, details.top + room).map((line) => [seg(' '), ...line]),
+  ];
+}
+
+/** Draws the help screen or the details view over the frame (all rows but the last). */
+export function drawOverlay(frame: Frame, state: TuiState): boolean {
+  if (!state.help && !state.details) return false;
+  const height = Math.max(1, frame.rows - 1);
+  const lines = state.help ? helpLines(frame.cols) : detailLines(state, frame.cols, height);
+  putLines(frame, 0, 0, frame.cols, height, lines);
+  return true;
+}

@@ -1,0 +1,52 @@
+import type { CardCache } from '@dsh/card-models';
+import { createSessionWindow, type BackoffOptions } from '@dsh/client-live';
+import type { TuiRendererRegistry } from '../cards/card-renderer.js';
+import { createConversationRenderer } from '../conversation/render-conversation.js';
+import type { SessionClient } from '../data/session-client.js';
+import { createConversationView } from './conversation-view.js';
+import type { TuiState } from './tui-state.js';
+
+/** What opening a session needs besides the state. */
+export interface OpenDeps {
+  readonly client: SessionClient;
+  readonly backoff?: BackoffOptions;
+  readonly registry: TuiRendererRegistry;
+  readonly cards: CardCache;
+  /** Rows of the conversation pane now (the view learns the real height at each draw). */
+  readonly bodyHeight: number;
+  readonly onChange: () => void;
+}
+
+/**
+ * Makes `sessionId` the open session: closes the previous window, follows the new one
+ * (client-live's session window), and forgets what belonged to the old one (details, answers,
+ * the prompt). Path facts start from the summary known now and follow it at each draw.
+ */
+export function openSession(state: TuiState, sessionId: string, deps: OpenDeps): void {
+  if (state.open?.id === sessionId) return;
+  state.open?.window.close();
+  const summary = state.list?.sessions.get(sessionId);
+  const facts = { cwd: summary?.cwd ?? '', home: state.homeDir };
+  state.open = {
+    id: sessionId,
+    facts,
+    renderer: createConversationRenderer({
+      registry: deps.registry,
+      card: { facts, cards: deps.cards },
+    }),
+    view: createConversationView(deps.bodyHeight),
+    renderedFrom: undefined,
+    window: createSessionWindow({
+      client: deps.client,
+      sessionId,
+      onChange: deps.onChange,
+      ...(deps.backoff ? { backoff: deps.backoff } : {}),
+    }),
+  };
+  state.details = undefined;
+  state.answers = undefined;
+  state.prompt = undefined;
+  state.inputMode = 'prompt';
+  const index = state.list?.rows.findIndex((row) => row.summary.id === sessionId) ?? -1;
+  if (index >= 0) state.listCursor = index;
+}

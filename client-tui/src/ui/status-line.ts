@@ -1,0 +1,171 @@
+import type { PendingItem } from '@dsh/card-models';
+import type { ConnectionState } from '@dsh/client-live';
+import { theme } from '../cards/theme.js';
+import { oneLine } from '../cards/text-lines.js';
+import { seg, type StyledLine } from '../text/styled-line.js';
+import { lineWidth, truncateLine, wrapLine } from '../text/text-width.js';
+import { currentPending, running } from './key-actions.js';
+import type { TuiState } from './tui-state.js';
+
+// When each reconnecting state was first drawn: its `retryInMs` counts from then.
+const firstDrawn = new WeakMap<ConnectionState, number>();
+
+/**
+ * The connection as a status text: silent while live, explicit while connecting or down;
+ * the wait before the next attempt counts down from when the state was first drawn.
+ */
+export function connectionText(
+  connection: ConnectionState | undefined,
+  now: number,
+): StyledLine | undefined {
+  if (connection === undefined || connection.kind === 'live') return undefined;
+  switch (connection.kind) {
+    case 'connecting':
+      return [seg('connecting…', theme.running)];
+    case 'reconnecting': {
+      const since = firstDrawn.get(connection) ?? now;
+      firstDrawn.set(connection, since);
+      const seconds = Math.max(0, Math.ceil((connection.retryInMs - (now - since)) / 1000));
+      return [
+        seg(
+          `disconnected: ${oneLine(connection.error)} — reconnecting in ${seconds}s (attempt ${connection.attempt})`,
+          theme.error,
+        ),
+      ];
+    }
+    case 'offline':
+      return [seg(`offline: ${oneLine(connection.error)} — press r to retry`, theme.error)];
+    default: {
+      const unknown: never = connection;
+      throw new Error(`unknown connection ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+/** True while both the session list and the open session's stream are live. */
+export function isLive(state: TuiState): boolean {
+  const window = state.open?.window.state.connection;
+  return state.list?.connection.kind === 'live' && (window === undefined || window.kind === 'live');
+}
+
+/**
+ * Clears a failure message when the streams come back (`wasLive` false, live now): it no
+ * longer says how things are. Returns whether the streams are live.
+ */
+export function forgetFailureOnReconnect(state: TuiState, wasLive: boolean): boolean {
+  const live = isLive(state);
+  if (live && !wasLive && state.flash?.error) state.flash = undefined;
+  return live;
+}
+
+/**
+ * The status line: a pending confirmation, else the live state (connection trouble first,
+ * then following / scrolled and window errors), and the latest message while it lasts, cut
+ * to `width` so both stay visible.
+ * Nothing here outlives the state it describes: messages expire by `until`.
+ */
+export function statusLine(state: TuiState, now: number, width: number): StyledLine {
+  const confirm =
+    state.confirm !== undefined && state.confirm.until >= now ? state.confirm : undefined;
+  if (confirm !== undefined) {
+    switch (confirm.kind) {
+      case 'stop':
+        return [seg('Press Ctrl+C again to stop the running turn', theme.pending)];
+      case 'quit':
+        return [seg('Press Ctrl+C again to quit', theme.pending)];
+      case 'quit-running':
+        return [
+          seg('A turn is running (it goes on without this client). Quit? ', theme.pending),
+          seg('[y]', theme.key),
+          seg(' quit  '),
+          seg('[any other key]', theme.key),
+          seg(' stay'),
+        ];
+      default: {
+        const unknown: never = confirm.kind;
+        throw new Error(`unknown confirmation ${String(unknown)}`);
+      }
+    }
+  }
+  const open = state.open;
+  const windowState = open?.window.state;
+  const live: StyledLine = connectionText(windowState?.connection, now) ??
+    connectionText(state.list?.connection, now) ?? [
+      ...(open && windowState
+        ? [seg(open.view.following ? 'following' : 'scrolled (End: follow)', theme.dim)]
+        : [seg('Tab: sessions  Enter: open', theme.dim)]),
+      ...(running(state) ? [seg('  ● turn running (C-c C-c stops)', theme.running)] : []),
+      ...(windowState?.error !== undefined
+        ? [seg(`  ${oneLine(windowState.error)}`, theme.error)]
+        : []),
+    ];
+  const message = state.flash !== undefined && state.flash.until >= now ? state.flash : undefined;
+  if (message === undefined) return truncateLine(live, width);
+  // The message keeps its room (up to two thirds of the row); the live state gets the rest.
+  const text = truncateLine(
+    [seg(oneLine(message.text), message.error ? theme.error : theme.ok)],
+    Math.max(10, Math.floor((width * 2) / 3)),
+  );
+  const room = width - lineWidth(text) - 3;
+  return room < 8 ? text : [...truncateLine(live, room), seg(' · ', theme.dim), ...text];
+}
+
+function keysLine(keys: readonly (readonly [string, string])[]): StyledLine {
+  return keys.flatMap(([k, what], i) => [
+    ...(i > 0 ? [seg('  ')] : []),
+    seg(`[${k}]`, theme.key),
+    seg(` ${what}`),
+  ]);
+}
+
+function promptKeys(item: PendingItem, state: TuiState): StyledLine {
+  if (item.kind === 'approval') {
+    return keysLine([
+      ['y', 'once'],
+      ['a', 'for session'],
+      ['n', 'deny'],
+      ['Esc', 'later'],
+    ]);
+  }
+  const index = state.answers?.questionId === item.questionId ? state.answers.index : 0;
+  const question = item.questions[index];
+  const count = question?.options.length ?? 0;
+  return keysLine([
+    ...(count > 0 ? [[count > 1 ? `1-${Math.min(9, count)}` : '1', 'choose'] as const] : []),
+    ...(question?.multiSelect ? [['Enter', 'confirm'] as const] : []),
+    ['t', 'type'],
+    ['x', 'decline'],
+    ['Esc', 'later'],
+  ]);
+}
+
+/**
+ * The prompt bar of the oldest pending approval or question: what is asked and, when it
+ * has focus, the keys that answer it; unfocused, how to get there.
+ */
+export function promptLines(state: TuiState, width: number): StyledLine[] {
+  const item = currentPending(state);
+  if (item === undefined) return [];
+  const focused = state.focus === 'prompt';
+  let ask: StyledLine;
+  let detail = '';
+  if (item.kind === 'approval') {
+    ask = [seg(`Allow ${oneLine(item.toolName)}?`, theme.pending)];
+    detail = oneLine(item.reason);
+  } else {
+    const index = state.answers?.questionId === item.questionId ? state.answers.index : 0;
+    const question = item.questions[index];
+    ask = [seg(`Question ${index + 1}/${item.questions.length}`, theme.pending)];
+    const header = question?.header ? `${oneLine(question.header)}: ` : '';
+    detail = `${header}${oneLine(question?.question ?? '')}`;
+  }
+  const hint = !focused
+    ? state.inputMode === 'answer'
+      ? [seg(' typing an answer: Enter sends it, Esc goes back', theme.dim)]
+      : [seg(' Tab to answer', theme.dim)]
+    : [seg(' '), ...promptKeys(item, state)];
+  const first = wrapLine([...ask, ...hint], width, 2, 2);
+  return detail === ''
+    ? first
+    : [...first, ...wrapLine([seg(`  ${detail}`, theme.dim)], width, 4, 2)];
+}
