@@ -22,6 +22,7 @@ import {
   type Journal,
   type JournalListener,
   type JournalPage,
+  type ReadOptions,
 } from './journal-types.js';
 import { pageRange } from './page-range.js';
 import type { ProjectionCheckpoints } from './projection-checkpoints.js';
@@ -152,7 +153,7 @@ export class FileJournal implements Journal {
     });
   }
 
-  async read(from: number, to: number): Promise<SessionEvent[]> {
+  async read(from: number, to: number, options?: ReadOptions): Promise<SessionEvent[]> {
     const length = this.index.length;
     if (!(
       Number.isInteger(from) &&
@@ -165,6 +166,9 @@ export class FileJournal implements Journal {
         'invalid_argument',
         `read(${from}, ${to}) is out of range for session ${this.file.sessionId}: use 0 <= from <= to <= ${length}`,
       );
+    }
+    if (options?.maxBytes !== undefined && from < to) {
+      to = this.index.endWithin(from, to, options.maxBytes);
     }
     const lines = await this.readLines(from, to);
     return lines.map((line, i) => {

@@ -35,6 +35,7 @@ export {
   type JournalPage,
   type JournalStore,
   type JournalSummary,
+  type ReadOptions,
   type StoreChange,
 } from './journal-types.js';
 export { defaultMaxMessages, maxMaxMessages, pageRange, type PageRange } from './page-range.js';
