@@ -73,7 +73,9 @@ function framingOf(req: UniversalServerRequest, method: DescMethod): Framing | u
   const unary = method.methodKind === 'unary';
   switch (type) {
     case 'application/proto':
-      return unary ? { kind: 'unary', binary: true, encodingHeader: 'content-encoding' } : undefined;
+      return unary
+        ? { kind: 'unary', binary: true, encodingHeader: 'content-encoding' }
+        : undefined;
     case 'application/connect+proto':
     case 'application/connect+json': {
       if (unary) return undefined;
@@ -206,8 +208,7 @@ function emptyBody(framing: Framing): Uint8Array {
 }
 
 type Bounded =
-  | { complete: true; bytes: Uint8Array }
-  | { complete: false; body: AsyncIterable<Uint8Array> };
+  { complete: true; bytes: Uint8Array } | { complete: false; body: AsyncIterable<Uint8Array> };
 
 /** The whole body when it has at most `limit` bytes; else what was read plus the rest. */
 async function readBounded(source: AsyncIterable<Uint8Array>, limit: number): Promise<Bounded> {

@@ -12,11 +12,7 @@ import { isClientGone } from './client-gone.js';
 import type { RequestLog } from './error-interceptor.js';
 import { strictCompressions } from './strict-compression.js';
 import { answerRpcError, isRpcRequest } from './rpc-error-answer.js';
-import {
-  stalledClientName,
-  writeNodeResponse,
-  type NodeResponse,
-} from './write-node-response.js';
+import { stalledClientName, writeNodeResponse, type NodeResponse } from './write-node-response.js';
 
 /** A Node request of either HTTP version. */
 export type NodeRequest = IncomingMessage | Http2ServerRequest;
@@ -77,7 +73,12 @@ export function createRpcHandler(options: RpcHandlerOptions): NodeHandler {
     // A write that fails after the client left emits 'error'; the write itself reports it.
     res.on('error', () => {});
     const procedure = `${handler.service.name}/${handler.method.name}`;
-    const request = universalRequestFromNodeRequest(req, res, undefined, options.contextValues(req));
+    const request = universalRequestFromNodeRequest(
+      req,
+      res,
+      undefined,
+      options.contextValues(req),
+    );
     checkRequestBody(request, handler.method, { readMaxBytes, compressions })
       .then((checked) => handler(checked))
       .then((response) => writeNodeResponse(response, res, options.stallTimeoutMs))

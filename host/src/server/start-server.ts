@@ -9,7 +9,12 @@ import { createNoAgentControl, type AgentControl } from '../session/agent-contro
 import { defaultFollowOptions, type FollowOptions } from '../session/follow.js';
 import { createSessionService } from '../session/session-service.js';
 import { createStreamCounter, type StreamKind } from '../session/stream-counter.js';
-import { checkRequest, createAuthInterceptor, isLoopbackHost, requestAuthorityKey } from './auth.js';
+import {
+  checkRequest,
+  createAuthInterceptor,
+  isLoopbackHost,
+  requestAuthorityKey,
+} from './auth.js';
 import { connectionKey, createConnectionGuard, type ConnectionGuard } from './connection-guard.js';
 import { createErrorInterceptor, type RequestLog } from './error-interceptor.js';
 import { guardHttp2Sessions } from './guard-http2-sessions.js';
