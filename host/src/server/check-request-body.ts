@@ -38,6 +38,8 @@ export async function checkRequestBody(
   if (framing === undefined || !isByteStream(source)) return req;
   const read = await readBounded(source, options.readMaxBytes + 5);
   if (!read.complete) return { ...req, body: read.body };
+  // A body cut short by a client that went away is not the client's fault to report.
+  if (req.signal.aborted) return { ...req, body: once(read.bytes) };
   const encoding = req.header.get(framing.encodingHeader);
   const compression =
     encoding === null || encoding === 'identity'
