@@ -9,7 +9,13 @@ export {
 export { createErrorInterceptor, type RequestLog } from './error-interceptor.js';
 export { hostVersion } from './host-version.js';
 export { createOnePortListener } from './one-port-listener.js';
-export { startServer, type RunningServer, type ServerOptions } from './start-server.js';
+export { defaultServerLimits, type ServerLimits } from './server-limits.js';
+export {
+  startServer,
+  type RunningServer,
+  type ServerOptions,
+  type ServerStats,
+} from './start-server.js';
 export { createStaticHandler, type StaticOptions } from './static-files.js';
 export { renderStatusPage, type StatusFacts } from './status-page.js';
 export { toConnectError, type InternalErrorLog } from './to-connect-error.js';

@@ -144,6 +144,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     },
     handler,
   );
+  // Node starts enforcing the two timeouts above when an http server emits 'listening';
+  // this one never listens itself (the one-port listener hands it its sockets).
+  http1.emit('listening');
   const http2 = createHttp2Server(
     { settings: { maxConcurrentStreams: limits.maxStreamsPerClient } },
     handler,
@@ -175,6 +178,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     close() {
       closing ??= new Promise<void>((resolve) => {
         shutdown.abort();
+        http1.close();
         listener.close(() => resolve());
         // Open streams end with the shutdown signal; give them a moment to say so.
         setTimeout(() => {
