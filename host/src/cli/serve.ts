@@ -71,6 +71,7 @@ export async function serve(
       token,
       webRoot,
       defaultModel: model.model,
+      limits: config.limits,
     });
   } catch (error) {
     await shutdownAgent();

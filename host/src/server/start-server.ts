@@ -83,7 +83,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const host = options.host ?? '127.0.0.1';
   const token = options.token === '' ? undefined : options.token;
   if (token === undefined && !isLoopbackHost(host)) {
-    throw new Error(`binding ${host} needs a token: pass --token or set DSH_TOKEN`);
+    throw new Error(`binding ${host} needs a token: pass --token-file FILE or set DSH_TOKEN`);
   }
   const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'));
   const version = options.version ?? hostVersion;
