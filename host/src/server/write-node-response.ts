@@ -75,9 +75,10 @@ function write(
       reject(clientGone());
       return;
     }
-    let stall: NodeJS.Timeout | undefined;
+    // Armed only when the write blocks, so a write that flushes at once costs no timer.
+    const stall: { timer?: NodeJS.Timeout } = {};
     const settle = (error?: unknown): void => {
-      clearTimeout(stall);
+      clearTimeout(stall.timer);
       res.off('drain', onDrain);
       res.off('close', onClose);
       res.off('error', onError);
@@ -98,7 +99,7 @@ function write(
       settle();
       return;
     }
-    stall = setTimeout(() => {
+    stall.timer = setTimeout(() => {
       const error = new Error(`the client read nothing for ${stallTimeoutMs} ms`);
       error.name = stalledClientName;
       closeStalled(res);
