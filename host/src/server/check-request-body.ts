@@ -6,6 +6,11 @@ import type { Compression, UniversalServerRequest } from '@connectrpc/connect/pr
 export interface BodyFault {
   readonly code: Code;
   readonly message: string;
+  /**
+   * Not worth a log line: an empty body on a streaming call, which is what a client that
+   * aborts while sending its request leaves behind (it ends the stream, then resets it).
+   */
+  readonly quiet?: boolean;
 }
 
 /** The fault `checkRequestBody` found, for `createRequestBodyInterceptor` to answer with. */
@@ -31,7 +36,12 @@ type Framing =
 export async function checkRequestBody(
   req: UniversalServerRequest,
   method: DescMethod,
-  options: { readonly readMaxBytes: number; readonly compressions: readonly Compression[] },
+  options: {
+    readonly readMaxBytes: number;
+    readonly compressions: readonly Compression[];
+    /** True once the client has gone away (its body then ends early, through no fault). */
+    readonly clientLeft: () => boolean;
+  },
 ): Promise<UniversalServerRequest> {
   const framing = framingOf(req, method);
   const source = req.body;
@@ -39,7 +49,7 @@ export async function checkRequestBody(
   const read = await readBounded(source, options.readMaxBytes + 5);
   if (!read.complete) return { ...req, body: read.body };
   // A body cut short by a client that went away is not the client's fault to report.
-  if (req.signal.aborted) return { ...req, body: once(read.bytes) };
+  if (req.signal.aborted || options.clientLeft()) return { ...req, body: once(read.bytes) };
   const encoding = req.header.get(framing.encodingHeader);
   const compression =
     encoding === null || encoding === 'identity'
@@ -160,10 +170,11 @@ async function checkEnvelopes(
     offset = start + length;
   }
   if (messages !== 1) {
-    return invalid(
+    const fault = invalid(
       `the request holds ${messages} messages: ${method.name} takes exactly one ` +
         `${method.input.typeName}`,
     );
+    return bytes.length === 0 ? { ...fault, quiet: true } : fault;
   }
   return undefined;
 }

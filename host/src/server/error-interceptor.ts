@@ -1,4 +1,5 @@
 import { Code, ConnectError, type Interceptor } from '@connectrpc/connect';
+import { bodyFaultKey } from './check-request-body.js';
 import { clientGone, isClientGone } from './client-gone.js';
 import { toConnectError } from './to-connect-error.js';
 
@@ -21,7 +22,7 @@ export function createErrorInterceptor(log: RequestLog): Interceptor {
         log(`dsh: ${procedure} internal error: ${describe(cause)}`);
       });
       // Nobody reads the answer to a call whose client went away.
-      if (!req.signal.aborted) {
+      if (!req.signal.aborted && req.contextValues.get(bodyFaultKey)?.quiet !== true) {
         log(`dsh: ${procedure} ${Code[mapped.code]}: ${mapped.rawMessage}`);
       }
       return mapped;

@@ -79,7 +79,11 @@ export function createRpcHandler(options: RpcHandlerOptions): NodeHandler {
       undefined,
       options.contextValues(req),
     );
-    checkRequestBody(request, handler.method, { readMaxBytes, compressions })
+    const clientLeft = (): boolean =>
+      'stream' in req
+        ? req.aborted || req.stream.destroyed || req.stream.closed
+        : req.aborted || !req.complete;
+    checkRequestBody(request, handler.method, { readMaxBytes, compressions, clientLeft })
       .then((checked) => handler(checked))
       .then((response) => writeNodeResponse(response, res, options.stallTimeoutMs))
       .catch((error: unknown) => {
