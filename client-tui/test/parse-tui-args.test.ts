@@ -1,5 +1,13 @@
-import { describe, expect, it } from 'vitest';
-import { parseTuiArgs } from '../src/index.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseTuiArgs, tuiUsage } from '../src/index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'dsh-tui-token-'));
+const tokenFile = join(dir, 'token');
+writeFileSync(tokenFile, 'from-file\n');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('parseTuiArgs()', () => {
   it.each([
@@ -34,6 +42,18 @@ describe('parseTuiArgs()', () => {
       { url: 'http://127.0.0.1:7420', token: undefined, mouse: false, sessionId: undefined },
     ],
     [
+      '--token-file',
+      ['--token-file', tokenFile],
+      { DSH_TOKEN: 'e' },
+      { url: 'http://127.0.0.1:7420', token: 'from-file', mouse: false, sessionId: undefined },
+    ],
+    [
+      'DSH_TOKEN_FILE',
+      [],
+      { DSH_TOKEN_FILE: tokenFile },
+      { url: 'http://127.0.0.1:7420', token: 'from-file', mouse: false, sessionId: undefined },
+    ],
+    [
       '--mouse --session',
       ['--mouse', '--session', 's-1'],
       {},
@@ -48,6 +68,8 @@ describe('parseTuiArgs()', () => {
     ['bad scheme', ['--host', 'ftp://x'], /http:\/\/ or https:\/\//],
     ['bad URL', ['--host', 'http://'], /bad host/],
     ['positional', ['extra'], /argument/],
+    ['both token flags', ['--token', 'a', '--token-file', tokenFile], /not both/],
+    ['a missing token file', ['--token-file', join(dir, 'nope')], /cannot read the token file/],
   ])('%s is an error naming the fix', (_name, argv, message) => {
     const result = parseTuiArgs(argv, {});
     expect(result.kind).toBe('error');
@@ -56,5 +78,6 @@ describe('parseTuiArgs()', () => {
 
   it('--help', () => {
     expect(parseTuiArgs(['-h'], {})).toEqual({ kind: 'help' });
+    expect(tuiUsage).toMatch(/other users of this machine\s+can read it in `ps`/);
   });
 });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
 /** The settings of `dsh tui`, after flags and environment. */
@@ -24,7 +25,10 @@ Full-screen terminal client of a dsh host (keyboard first; F1 lists the keys).
 
 options:
   --host URL        host to connect to          (env DSH_URL, default ${defaultHostUrl})
-  --token T         bearer token of the host    (env DSH_TOKEN)
+  --token-file FILE bearer token of the host, read from FILE's first line
+                    (env DSH_TOKEN_FILE; or the token itself in env DSH_TOKEN)
+  --token T         the same, T on the command line: other users of this machine
+                    can read it in \`ps\`; prefer --token-file or DSH_TOKEN
   --session ID      open this session first     (default: the newest)
   --mouse           turn mouse reporting on (off by default so text selection works)
   -h, --help        show this help
@@ -49,6 +53,7 @@ export function parseTuiArgs(
       options: {
         host: { type: 'string' },
         token: { type: 'string' },
+        'token-file': { type: 'string' },
         session: { type: 'string' },
         mouse: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -77,14 +82,51 @@ export function parseTuiArgs(
       message: `bad host ${JSON.stringify(raw)}: use an http:// or https:// URL`,
     };
   }
-  const token = values.token ?? fromEnv('DSH_TOKEN');
+  const token = resolveToken(values.token, values['token-file'], fromEnv);
+  if (typeof token === 'object') return token;
   return {
     kind: 'tui',
     config: {
       url: url.href.replace(/\/$/, ''),
-      token: token === '' ? undefined : token,
+      token,
       mouse: values.mouse === true,
       sessionId: values.session === '' ? undefined : values.session,
     },
   };
+}
+
+/**
+ * The token from `--token`, else the file of `--token-file`, else `DSH_TOKEN`, else the
+ * file of `DSH_TOKEN_FILE` (its first line, trimmed), as `dsh serve` reads it.
+ */
+function resolveToken(
+  flag: string | undefined,
+  fileFlag: string | undefined,
+  fromEnv: (name: string) => string | undefined,
+): string | undefined | { kind: 'error'; message: string } {
+  if (flag !== undefined && fileFlag !== undefined) {
+    return { kind: 'error', message: 'give --token or --token-file, not both' };
+  }
+  if (flag !== undefined) return flag === '' ? undefined : flag;
+  const envToken = fromEnv('DSH_TOKEN');
+  const file = fileFlag ?? (envToken === undefined ? fromEnv('DSH_TOKEN_FILE') : undefined);
+  if (file === undefined) return envToken;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    return {
+      kind: 'error',
+      message: `cannot read the token file ${file} (${reason}): give a readable file`,
+    };
+  }
+  const token = text.split(/\r?\n/, 1)[0]!.trim();
+  if (token === '') {
+    return {
+      kind: 'error',
+      message: `the token file ${file} is empty: put the token on its first line`,
+    };
+  }
+  return token;
 }

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import type { ServerLimits } from '@dsh/server';
 import type { ConfigFlags } from './load-agent-config.js';
 import { dataDirFrom, expandPath } from './expand-path.js';
 
@@ -11,6 +13,8 @@ export interface ServeConfig {
   readonly fixtureDirs: readonly string[];
   /** Model flags; the environment and the config file fill in the rest. */
   readonly model: ConfigFlags;
+  /** Timeouts and connection caps given as flags; the server's defaults fill in the rest. */
+  readonly limits: Partial<ServerLimits>;
 }
 
 /** What the command line asks for. */
@@ -31,8 +35,11 @@ Runs the dsh host: agent sessions over Connect-RPC, and the web client.
 options:
   --port N          port to listen on; 0 picks a free one   (env DSH_PORT, default ${defaultPort})
   --host ADDR       address to bind                         (env DSH_HOST, default 127.0.0.1)
-  --token T         require "Authorization: Bearer T"       (env DSH_TOKEN; generated and
-                    printed when ADDR is not a loopback address)
+  --token-file FILE require "Authorization: Bearer T" with T read from FILE
+                    (env DSH_TOKEN_FILE; or the token itself in env DSH_TOKEN;
+                    generated and printed when ADDR is not a loopback address)
+  --token T         the same, T on the command line: other users of this machine
+                    can read it in \`ps\`; prefer --token-file or DSH_TOKEN
   --data-dir DIR    where session journals live             (env DSH_DATA_DIR, default ~/.dsh/sessions)
   --fixtures DIR    also serve the journals in DIR, read-only (repeatable)
   --model NAME      model of new turns                      (env DSH_MODEL)
@@ -42,6 +49,21 @@ options:
   --config FILE     settings file                           (default ~/.dsh/config.json)
   --watch-claude [DIR]  import Claude Code transcripts from DIR (default ~/.claude/projects)
                     and keep following them live
+
+limits (see host/README.server.md):
+  --headers-timeout MS    a new connection must send its request headers (or open
+                          its first h2c stream) within MS            (default 10000)
+  --request-timeout MS    a request's headers and body must arrive within MS
+                          (never limits a response such as Follow)   (default 30000)
+  --idle-timeout MS       close a keep-alive connection or h2c session idle for MS
+                                                                     (default 30000)
+  --stall-timeout MS      close a stream whose client read nothing for MS; a follower
+                          reconnects and resumes                     (default 30000)
+  --max-connections N     open connections in all                    (default 1024)
+  --max-connections-per-client N   from one client address           (default 256)
+  --max-streams-per-client N       requests and streams in flight from one client
+                                   address (behind a proxy: all clients) (default 128)
+
   -h, --help        show this help
   -v, --version     show the version
 
@@ -67,12 +89,14 @@ export function parseServeArgs(
         port: { type: 'string' },
         host: { type: 'string' },
         token: { type: 'string' },
+        'token-file': { type: 'string' },
         'data-dir': { type: 'string' },
         fixtures: { type: 'string', multiple: true },
         model: { type: 'string' },
         'base-url': { type: 'string' },
         'api-key': { type: 'string' },
         config: { type: 'string' },
+        ...limitOptions,
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
       },
@@ -106,13 +130,26 @@ export function parseServeArgs(
   const host = values.host ?? fromEnv('DSH_HOST') ?? '127.0.0.1';
   if (host.trim() === '')
     return { kind: 'error', message: 'empty --host: give an address such as 127.0.0.1' };
-  const token = values.token ?? fromEnv('DSH_TOKEN');
+  const token = resolveToken(values.token, values['token-file'], fromEnv, cwd);
+  if (typeof token === 'object') return token;
+  const limits: Partial<Record<keyof ServerLimits, number>> = {};
+  for (const [flag, key] of limitFlags) {
+    const text = values[flag];
+    if (text === undefined) continue;
+    if (!/^\d+$/.test(text.trim()) || Number(text) < 1) {
+      return {
+        kind: 'error',
+        message: `bad --${flag} ${JSON.stringify(text)}: use a whole number of at least 1`,
+      };
+    }
+    limits[key] = Number(text);
+  }
   return {
     kind: 'serve',
     config: {
       port,
       host,
-      token: token === '' ? undefined : token,
+      token,
       dataDir: dataDirFrom(values['data-dir'], env, cwd),
       fixtureDirs: (values.fixtures ?? []).map((dir) => expandPath(dir, cwd)),
       model: {
@@ -121,6 +158,60 @@ export function parseServeArgs(
         ...(values['api-key'] !== undefined && { apiKey: values['api-key'] }),
         ...(values.config !== undefined && { config: expandPath(values.config, cwd) }),
       },
+      limits,
     },
   };
+}
+
+/** The limit flags and the `ServerLimits` field each sets. */
+const limitFlags = [
+  ['headers-timeout', 'headersTimeoutMs'],
+  ['request-timeout', 'requestTimeoutMs'],
+  ['idle-timeout', 'idleTimeoutMs'],
+  ['stall-timeout', 'stallTimeoutMs'],
+  ['max-connections', 'maxConnections'],
+  ['max-connections-per-client', 'maxConnectionsPerClient'],
+  ['max-streams-per-client', 'maxStreamsPerClient'],
+] as const satisfies readonly (readonly [string, keyof ServerLimits])[];
+
+const limitOptions = Object.fromEntries(
+  limitFlags.map(([flag]) => [flag, { type: 'string' as const }]),
+) as Record<(typeof limitFlags)[number][0], { type: 'string' }>;
+
+/**
+ * The token from `--token`, else the file of `--token-file`, else `DSH_TOKEN`, else the
+ * file of `DSH_TOKEN_FILE` (its first line, trimmed); undefined for none, or an error.
+ */
+function resolveToken(
+  flag: string | undefined,
+  fileFlag: string | undefined,
+  fromEnv: (name: string) => string | undefined,
+  cwd: string,
+): string | undefined | { kind: 'error'; message: string } {
+  if (flag !== undefined && fileFlag !== undefined) {
+    return { kind: 'error', message: 'give --token or --token-file, not both' };
+  }
+  if (flag !== undefined) return flag === '' ? undefined : flag;
+  const file =
+    fileFlag ?? (fromEnv('DSH_TOKEN') === undefined ? fromEnv('DSH_TOKEN_FILE') : undefined);
+  if (file === undefined) return fromEnv('DSH_TOKEN');
+  const path = expandPath(file, cwd);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    return {
+      kind: 'error',
+      message: `cannot read the token file ${path} (${reason}): give a readable file`,
+    };
+  }
+  const token = text.split(/\r?\n/, 1)[0]!.trim();
+  if (token === '') {
+    return {
+      kind: 'error',
+      message: `the token file ${path} is empty: put the token on its first line`,
+    };
+  }
+  return token;
 }

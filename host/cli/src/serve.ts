@@ -111,6 +111,7 @@ async function serveLocked(
       token,
       webRoot,
       defaultModel: model.model,
+      limits: config.limits,
     });
   } catch (error) {
     await shutdownAgent();

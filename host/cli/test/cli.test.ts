@@ -1,18 +1,25 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createClient } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
 import { SessionService } from '@dsh/gen/service';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseServeArgs } from '../src/parse-serve-args.js';
 
 const dshBin = fileURLToPath(new URL('../bin/dsh.js', import.meta.url));
 
 describe('parseServeArgs()', () => {
-  const base = { port: 7420, host: '127.0.0.1', token: undefined, fixtureDirs: [], model: {} };
+  const base = {
+    port: 7420,
+    host: '127.0.0.1',
+    token: undefined,
+    fixtureDirs: [],
+    model: {},
+    limits: {},
+  };
   it.each([
     [
       'defaults',
@@ -47,6 +54,7 @@ describe('parseServeArgs()', () => {
           dataDir: '/w/d',
           fixtureDirs: ['/w/a', '/b'],
           model: {},
+          limits: {},
         },
       },
     ],
@@ -104,7 +112,81 @@ describe('parseServeArgs()', () => {
     expect(parseServeArgs(argv, env, '/w')).toEqual(expected);
   });
 
+  describe('the token', () => {
+    let dir: string;
+    beforeAll(async () => {
+      dir = await mkdtemp(join(tmpdir(), 'dsh-token-'));
+      await writeFile(join(dir, 'token'), 'from-file\nignored\n');
+      await writeFile(join(dir, 'empty'), '\n');
+    });
+    afterAll(() => rm(dir, { recursive: true, force: true }));
+    const tokenOf = (argv: string[], env: Record<string, string>) => {
+      const result = parseServeArgs(argv, env, dir);
+      return result.kind === 'serve' ? result.config.token : result;
+    };
+    it.each([
+      ['--token', ['--token', 'flag'], {}, 'flag'],
+      ['--token-file (first line, trimmed)', ['--token-file', 'token'], {}, 'from-file'],
+      ['DSH_TOKEN', [], { DSH_TOKEN: 'env' }, 'env'],
+      ['DSH_TOKEN_FILE', [], { DSH_TOKEN_FILE: 'token' }, 'from-file'],
+      ['--token-file over DSH_TOKEN', ['--token-file', 'token'], { DSH_TOKEN: 'env' }, 'from-file'],
+      ['DSH_TOKEN over DSH_TOKEN_FILE', [], { DSH_TOKEN: 'env', DSH_TOKEN_FILE: 'token' }, 'env'],
+      ['none', [], {}, undefined],
+    ])('comes from %s', (_name, argv, env, want) => {
+      expect(tokenOf(argv, env)).toBe(want);
+    });
+    it.each([
+      ['both flags', ['--token', 'a', '--token-file', 'token'], /not both/],
+      ['a missing file', ['--token-file', 'nope'], /cannot read the token file .*nope \(ENOENT\)/],
+      ['an empty file', ['--token-file', 'empty'], /is empty: put the token on its first line/],
+    ])('refuses %s', (_name, argv, message) => {
+      expect(tokenOf(argv, {})).toMatchObject({
+        kind: 'error',
+        message: expect.stringMatching(message),
+      });
+    });
+    it('warns in --help that --token shows in ps', async () => {
+      const { usage } = await import('../src/parse-serve-args.js');
+      expect(usage).toMatch(/--token-file FILE/);
+      expect(usage).toMatch(/other users of this machine\s+can read it in `ps`/);
+    });
+  });
+
+  it('reads the limit flags', () => {
+    const result = parseServeArgs(
+      [
+        '--headers-timeout',
+        '1000',
+        '--request-timeout',
+        '2000',
+        '--idle-timeout',
+        '3000',
+        '--stall-timeout',
+        '4000',
+        '--max-connections',
+        '10',
+        '--max-connections-per-client',
+        '5',
+        '--max-streams-per-client',
+        '2',
+      ],
+      {},
+      '/w',
+    );
+    expect(result.kind === 'serve' && result.config.limits).toEqual({
+      headersTimeoutMs: 1000,
+      requestTimeoutMs: 2000,
+      idleTimeoutMs: 3000,
+      stallTimeoutMs: 4000,
+      maxConnections: 10,
+      maxConnectionsPerClient: 5,
+      maxStreamsPerClient: 2,
+    });
+  });
+
   it.each([
+    ['a bad limit', ['--stall-timeout', '5s'], /bad --stall-timeout "5s": use a whole number/],
+    ['a zero limit', ['--max-connections', '0'], /bad --max-connections "0"/],
     ['an unknown flag', ['--bogus'], /Unknown option '--bogus'/],
     ['a bad port', ['--port', 'http'], /bad port "http"/],
     ['a port out of range', ['--port', '70000'], /bad port/],

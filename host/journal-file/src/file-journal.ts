@@ -20,6 +20,7 @@ import {
   prepareAppend,
   type PreparedAppend,
   type ProjectionCheckpoints,
+  type ReadOptions,
 } from '@dsh/journal';
 import { ioError, isReadOnlyError } from './io-error.js';
 import type { JournalIndex } from './journal-index.js';
@@ -150,7 +151,7 @@ export class FileJournal implements Journal {
     });
   }
 
-  async read(from: number, to: number): Promise<SessionEvent[]> {
+  async read(from: number, to: number, options?: ReadOptions): Promise<SessionEvent[]> {
     const length = this.index.length;
     if (!(
       Number.isInteger(from) &&
@@ -163,6 +164,9 @@ export class FileJournal implements Journal {
         'invalid_argument',
         `read(${from}, ${to}) is out of range for session ${this.file.sessionId}: use 0 <= from <= to <= ${length}`,
       );
+    }
+    if (options?.maxBytes !== undefined && from < to) {
+      to = this.index.endWithin(from, to, options.maxBytes);
     }
     const lines = await this.readLines(from, to);
     return lines.map((line, i) => {

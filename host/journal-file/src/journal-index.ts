@@ -84,6 +84,22 @@ export class JournalIndex {
     return bytes;
   }
 
+  /**
+   * The largest `end` in (from, to] whose lines [from, end) fit in `maxBytes`, or
+   * `from + 1` when even the first line is larger; a binary search over the offsets.
+   */
+  endWithin(from: number, to: number, maxBytes: number): number {
+    const limit = (this.offsets[from] as number) + maxBytes;
+    let lo = from + 1;
+    let hi = to;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if ((this.offsets[mid] as number) <= limit) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
   /** Number of message boundaries with seq < `end`. */
   messagesBefore(end: number): number {
     let lo = 0;

@@ -38,6 +38,7 @@ export {
   type JournalPage,
   type JournalStore,
   type JournalSummary,
+  type ReadOptions,
   type StoreChange,
 } from './journal-types.js';
 export {

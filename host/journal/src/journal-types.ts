@@ -14,6 +14,12 @@ export interface AppendOptions {
   readonly times?: readonly Date[];
 }
 
+/** Options of `Journal.read`. */
+export interface ReadOptions {
+  /** Stop after this many bytes of journal lines (at least one event is read). */
+  readonly maxBytes?: number;
+}
+
 /** Why a journal operation failed; the server maps each kind to one Connect code. */
 export type JournalErrorKind =
   | 'invalid_argument' // bad session id, seq out of range, bad page size
@@ -57,8 +63,12 @@ export interface Journal {
    * `invalid_argument` before anything is written.
    */
   append(payloads: readonly EventPayload[], options?: AppendOptions): Promise<SessionEvent[]>;
-  /** Events with from <= seq < to, in order; cost O(to - from). */
-  read(from: number, to: number): Promise<SessionEvent[]>;
+  /**
+   * Events with from <= seq < to, in order; cost O(to - from). With `maxBytes`, the
+   * read stops early at the last event whose journal line still fits in that many
+   * bytes (always at least one event when from < to), so a caller can bound memory.
+   */
+  read(from: number, to: number, options?: ReadOptions): Promise<SessionEvent[]>;
   /** The message-aligned page ending before `beforeSeq` (tail when undefined). */
   page(beforeSeq: number | undefined, maxMessages: number): Promise<JournalPage>;
   /** Registers a listener for appended events; returns the function that removes it. */

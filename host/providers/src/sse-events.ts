@@ -1,29 +1,24 @@
+import { createParser } from 'eventsource-parser';
+
 /**
- * Reads a server-sent-events body and yields the `data` of each event (multi-line data
- * joined with newlines). Comments and other fields are skipped, CRLF and LF both end lines.
+ * Reads a server-sent-events body and yields the `data` of each complete event, parsed
+ * by `eventsource-parser` as the SSE specification says: multi-line data joined with
+ * newlines, comments and other fields skipped, CR, LF and CRLF all ending lines. An
+ * event still unterminated when the body ends is discarded, as the specification
+ * requires (a truncated chunk is never passed on as if it were whole).
  */
 export async function* sseEvents(body: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
   const decoder = new TextDecoder();
-  let buffer = '';
-  let data: string[] = [];
+  let ready: string[] = [];
+  const parser = createParser({ onEvent: (event) => void ready.push(event.data) });
   for await (const bytes of body) {
-    buffer += decoder.decode(bytes, { stream: true });
-    let newline: number;
-    while ((newline = buffer.search(/\r\n|\n|\r/)) >= 0) {
-      const line = buffer.slice(0, newline);
-      const width = buffer.startsWith('\r\n', newline) ? 2 : 1;
-      // A lone CR at the buffer end may be the first half of CRLF: wait for more bytes.
-      if (buffer[newline] === '\r' && width === 1 && newline === buffer.length - 1) break;
-      buffer = buffer.slice(newline + width);
-      if (line === '') {
-        if (data.length > 0) yield data.join('\n');
-        data = [];
-      } else if (line.startsWith('data:')) {
-        data.push(line.slice(line.startsWith('data: ') ? 6 : 5));
-      }
+    parser.feed(decoder.decode(bytes, { stream: true }));
+    if (ready.length > 0) {
+      const events = ready;
+      ready = [];
+      yield* events;
     }
   }
-  buffer += decoder.decode();
-  if (buffer.startsWith('data:')) data.push(buffer.slice(buffer.startsWith('data: ') ? 6 : 5));
-  if (data.length > 0) yield data.join('\n');
+  parser.feed(decoder.decode());
+  yield* ready;
 }

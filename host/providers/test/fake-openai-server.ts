@@ -6,9 +6,9 @@ export type FakeReply =
   | { kind: 'status'; status: number; body?: string; headers?: Record<string, string> }
   /**
    * SSE `data` payloads (objects are sent as JSON, strings raw); `hang` keeps the stream
-   * open after them until the client leaves.
+   * open after them until the client leaves; `tail` is written raw (unframed) at the end.
    */
-  | { kind: 'stream'; chunks: unknown[]; done?: boolean; hang?: boolean };
+  | { kind: 'stream'; chunks: unknown[]; done?: boolean; hang?: boolean; tail?: string };
 
 /** A local OpenAI-compatible chat-completions server that plays scripted replies in order. */
 export interface FakeOpenAiServer {
@@ -59,7 +59,7 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
         return;
       }
       if (reply.done !== false) res.write('data: [DONE]\n\n');
-      res.end();
+      res.end(reply.tail);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -128,6 +128,17 @@ describe('createOpenAiProvider()', () => {
       message: /closed the stream/,
     },
     {
+      name: 'a stream cut inside its last event (the truncated event is discarded)',
+      reply: {
+        kind: 'stream' as const,
+        chunks: [deltaChunk({ content: 'x' })],
+        done: false,
+        tail: `data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}`,
+      },
+      code: 'provider_unavailable',
+      message: /closed the stream/,
+    },
+    {
       name: 'a malformed chunk',
       reply: { kind: 'stream' as const, chunks: ['{not json'] },
       code: 'provider_unavailable',

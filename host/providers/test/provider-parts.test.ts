@@ -33,7 +33,15 @@ describe('sseEvents()', () => {
       parts: ['data: ', [0xe2, 0x82], [0xac, 0x0a, 0x0a]],
       want: ['€'],
     },
-    { name: 'a last event without a blank line', parts: ['data: [DONE]'], want: ['[DONE]'] },
+    { name: 'a lone CR as line end', parts: ['data: a\r\rdata: b\r\n\r\n'], want: ['a', 'b'] },
+    {
+      name: 'a truncated last event (no blank line): discarded',
+      parts: ['data: a\n\ndata: {"choices":[{"del'],
+      want: ['a'],
+    },
+    { name: 'a last event ended by one newline only', parts: ['data: [DONE]\n'], want: [] },
+    { name: 'a body that ends inside a line', parts: ['data: [DONE]'], want: [] },
+    { name: 'a field without a space', parts: ['data:x\n\n'], want: ['x'] },
   ])('parses $name', async (c) => {
     expect(await events(c.parts)).toEqual(c.want);
   });

@@ -73,7 +73,7 @@ export function checkRequest(
       code: Code.Unauthenticated,
       message:
         'missing or wrong token: send "Authorization: Bearer <token>" with the token that ' +
-        '`dsh serve` printed (or set with --token / DSH_TOKEN)',
+        '`dsh serve` printed (or set with --token-file, DSH_TOKEN or --token)',
     };
   }
   const hostName = authorityHost(request.authority ?? '');

@@ -1,4 +1,6 @@
 import { Code, ConnectError, type Interceptor } from '@connectrpc/connect';
+import { bodyFaultKey } from './check-request-body.js';
+import { clientGone, isClientGone } from './client-gone.js';
 import { toConnectError } from './to-connect-error.js';
 
 /** Receives one line per failed request. */
@@ -7,16 +9,20 @@ export type RequestLog = (line: string) => void;
 /**
  * Maps every error a handler throws (also mid-stream) through `toConnectError` and
  * logs one line per failed request: `dsh: <Service/Method> <code>: <message>`. A
- * stream the client cancelled is not a failure and is not logged.
+ * client that cancelled, disconnected or reset its stream (aborted signal, ECONNRESET,
+ * EPIPE...) is not a failure of the host: it ends as `canceled` and is not logged.
  */
 export function createErrorInterceptor(log: RequestLog): Interceptor {
   return (next) => async (req) => {
     const procedure = `${req.service.name}/${req.method.name}`;
     const fail = (error: unknown): ConnectError => {
+      if (isClientGone(error)) return clientGone(error);
+      if (req.signal.aborted && !(error instanceof ConnectError)) return clientGone(error);
       const mapped = toConnectError(error, (cause) => {
         log(`dsh: ${procedure} internal error: ${describe(cause)}`);
       });
-      if (!(req.signal.aborted && mapped.code === Code.Canceled)) {
+      // Nobody reads the answer to a call whose client went away.
+      if (!req.signal.aborted && req.contextValues.get(bodyFaultKey)?.quiet !== true) {
         log(`dsh: ${procedure} ${Code[mapped.code]}: ${mapped.rawMessage}`);
       }
       return mapped;

@@ -2,7 +2,12 @@
  * The host's network edge: one port for Connect, gRPC-Web and gRPC serving the session
  * service (Page, Follow, WatchSessions) over a journal store, with auth and static files.
  */
-export { startServer, type RunningServer, type ServerOptions } from './start-server.js';
+export {
+  startServer,
+  type RunningServer,
+  type ServerOptions,
+  type ServerStats,
+} from './start-server.js';
 export {
   createNoAgentControl,
   type AgentControl,
@@ -20,6 +25,7 @@ export {
 // The parts `startServer` is made of, for a server that mounts them itself.
 export { createErrorInterceptor, type RequestLog } from './error-interceptor.js';
 export { createOnePortListener } from './one-port-listener.js';
+export { defaultServerLimits, type ServerLimits } from './server-limits.js';
 export { createStaticHandler, type StaticOptions } from './static-files.js';
 export { renderStatusPage, type StatusFacts } from './status-page.js';
 export { toConnectError, type InternalErrorLog } from './to-connect-error.js';

@@ -5,34 +5,45 @@ import { createServer, type Server, type Socket } from 'node:net';
 /** The HTTP/2 connection preface every h2c ("prior knowledge") client sends first. */
 const h2Preface = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
 
-/** How long a new connection may stay silent before its first bytes are seen. */
-const peekTimeoutMs = 30_000;
+/** Options of `createOnePortListener`. */
+export interface OnePortOptions {
+  /** How long a new connection may take to send enough bytes to tell its protocol. */
+  readonly peekTimeoutMs: number;
+  /** Decides whether a new connection is admitted; a refused socket is already closed. */
+  readonly admit?: (socket: Socket) => boolean;
+}
 
 /**
  * A TCP server that serves HTTP/1.1 and HTTP/2 without TLS (h2c) on one port: it peeks
  * at the first bytes of each connection and hands the socket to `http2` when they are
  * the HTTP/2 preface, else to `http1`. Node's `allowHTTP1` works only with TLS, which is
- * why the split happens here.
+ * why the split happens here. The peek reads at most the 24 preface bytes and gives up
+ * (closing the socket) after `peekTimeoutMs`: a socket that sends nothing, or part of
+ * the preface and then nothing, is closed.
  */
-export function createOnePortListener(http1: HttpServer, http2: Http2Server): Server {
+export function createOnePortListener(
+  http1: HttpServer,
+  http2: Http2Server,
+  options: OnePortOptions,
+): Server {
   return createServer((socket) => {
-    peek(socket, (isH2) => {
+    socket.on('error', () => {});
+    if (options.admit !== undefined && !options.admit(socket)) return;
+    peek(socket, options.peekTimeoutMs, (isH2) => {
       if (isH2) http2.emit('connection', socket);
       else http1.emit('connection', socket);
     });
   });
 }
 
-function peek(socket: Socket, decide: (isH2: boolean) => void): void {
+function peek(socket: Socket, timeoutMs: number, decide: (isH2: boolean) => void): void {
   let seen = Buffer.alloc(0);
-  const timer = setTimeout(() => socket.destroy(), peekTimeoutMs);
+  const timer = setTimeout(() => socket.destroy(), timeoutMs);
   const cleanup = (): void => {
     clearTimeout(timer);
     socket.off('data', onData);
-    socket.off('error', onError);
     socket.off('close', onClose);
   };
-  const onError = (): void => cleanup();
   const onClose = (): void => cleanup();
   const onData = (chunk: Buffer): void => {
     seen = Buffer.concat([seen, chunk]);
@@ -47,6 +58,5 @@ function peek(socket: Socket, decide: (isH2: boolean) => void): void {
     process.nextTick(() => socket.resume());
   };
   socket.on('data', onData);
-  socket.on('error', onError);
   socket.on('close', onClose);
 }

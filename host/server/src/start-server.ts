@@ -1,17 +1,28 @@
+import { setMaxListeners } from 'node:events';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttp2Server } from 'node:http2';
 import type { Socket } from 'node:net';
 import { createContextValues } from '@connectrpc/connect';
-import { connectNodeAdapter } from '@connectrpc/connect-node';
 import { SessionService } from '@dsh/gen/service';
 import type { JournalStore } from '@dsh/journal';
 import { createNoAgentControl, type AgentControl } from './session/agent-control.js';
 import { defaultFollowOptions, type FollowOptions } from './session/follow.js';
 import { createSessionService } from './session/session-service.js';
-import { createAuthInterceptor, isLoopbackHost, requestAuthorityKey } from './auth.js';
+import { createStreamCounter, type StreamKind } from './session/stream-counter.js';
+import {
+  checkRequest,
+  createAuthInterceptor,
+  isLoopbackHost,
+  requestAuthorityKey,
+} from './auth.js';
+import { connectionKey, createConnectionGuard, type ConnectionGuard } from './connection-guard.js';
 import { createErrorInterceptor, type RequestLog } from './error-interceptor.js';
+import { guardHttp2Sessions } from './guard-http2-sessions.js';
 import { hostVersion } from './host-version.js';
 import { createOnePortListener } from './one-port-listener.js';
+import { answerRpcError, isRpcRequest } from './rpc-error-answer.js';
+import { createRpcHandler, type NodeHandler } from './rpc-handler.js';
+import { defaultServerLimits, type ServerLimits } from './server-limits.js';
 import { createStaticHandler } from './static-files.js';
 import { renderStatusPage } from './status-page.js';
 
@@ -38,6 +49,19 @@ export interface ServerOptions {
   readonly writeMaxBytes?: number;
   /** One line per failed request; stderr by default. */
   readonly log?: RequestLog;
+  /** Timeouts and connection caps; `defaultServerLimits` fills in what is left out. */
+  readonly limits?: Partial<ServerLimits>;
+}
+
+/** What a running server holds, for leak tests and soak runs (never sent on the wire). */
+export interface ServerStats {
+  /** Open TCP connections, and those that have not yet sent an authorized request. */
+  readonly connections: number;
+  readonly pendingConnections: number;
+  /** Requests and streams in flight. */
+  readonly requests: number;
+  /** Follow and WatchSessions streams that still hold their listeners. */
+  readonly streams: Readonly<Record<StreamKind, number>>;
 }
 
 /** A running server. */
@@ -47,6 +71,7 @@ export interface RunningServer {
   readonly port: number;
   /** Ends open streams, closes every connection and stops listening. */
   close(): Promise<void>;
+  stats(): ServerStats;
 }
 
 /**
@@ -58,11 +83,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const host = options.host ?? '127.0.0.1';
   const token = options.token === '' ? undefined : options.token;
   if (token === undefined && !isLoopbackHost(host)) {
-    throw new Error(`binding ${host} needs a token: pass --token or set DSH_TOKEN`);
+    throw new Error(`binding ${host} needs a token: pass --token-file FILE or set DSH_TOKEN`);
   }
   const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'));
   const version = options.version ?? hostVersion;
+  const limits = { ...defaultServerLimits, ...options.limits };
   const shutdown = new AbortController();
+  // Every call links its signal to this one; many concurrent streams are expected.
+  setMaxListeners(0, shutdown.signal);
+  const streams = createStreamCounter();
   let url = '';
   const service = createSessionService({
     store: options.store,
@@ -71,13 +100,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     defaultCwd: options.defaultCwd ?? process.cwd(),
     defaultModel: options.defaultModel ?? '',
     follow: { ...defaultFollowOptions, ...options.follow },
+    streams,
   });
-  const handler = connectNodeAdapter({
+  const rpc = createRpcHandler({
     routes: (router) => router.service(SessionService, service),
     interceptors: [createErrorInterceptor(log), createAuthInterceptor(token)],
     readMaxBytes: options.readMaxBytes ?? 1024 * 1024,
     writeMaxBytes: options.writeMaxBytes ?? 64 * 1024 * 1024,
     shutdownSignal: shutdown.signal,
+    log,
+    stallTimeoutMs: limits.stallTimeoutMs,
     contextValues: (req) =>
       createContextValues().set(
         requestAuthorityKey,
@@ -86,6 +118,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     fallback: createStaticHandler({
       webRoot: options.webRoot,
       token,
+      stallTimeoutMs: limits.stallTimeoutMs,
       statusPage: async () =>
         renderStatusPage({
           version,
@@ -96,9 +129,33 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         }),
     }),
   });
-  const http1 = createHttpServer(handler);
-  const http2 = createHttp2Server(handler);
-  const listener = createOnePortListener(http1, http2);
+  const guard = createConnectionGuard(limits);
+  const handler = guardRequests(rpc, guard, token);
+  const http1 = createHttpServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: Math.max(limits.requestTimeoutMs, limits.headersTimeoutMs),
+      keepAliveTimeout: limits.idleTimeoutMs,
+      // How often Node checks the two timeouts above; its default (30 s) would stretch them.
+      connectionsCheckingInterval: Math.max(
+        50,
+        Math.min(1_000, Math.floor(limits.headersTimeoutMs / 4)),
+      ),
+    },
+    handler,
+  );
+  // Node starts enforcing the two timeouts above when an http server emits 'listening';
+  // this one never listens itself (the one-port listener hands it its sockets).
+  http1.emit('listening');
+  const http2 = createHttp2Server(
+    { settings: { maxConcurrentStreams: limits.maxStreamsPerClient } },
+    handler,
+  );
+  guardHttp2Sessions(http2, limits);
+  const listener = createOnePortListener(http1, http2, {
+    peekTimeoutMs: limits.headersTimeoutMs,
+    admit: (socket) => guard.admit(socket),
+  });
   const sockets = new Set<Socket>();
   listener.on('connection', (socket: Socket) => {
     sockets.add(socket);
@@ -121,6 +178,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     close() {
       closing ??= new Promise<void>((resolve) => {
         shutdown.abort();
+        http1.close();
         listener.close(() => resolve());
         // Open streams end with the shutdown signal; give them a moment to say so.
         setTimeout(() => {
@@ -129,5 +187,50 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       });
       return closing;
     },
+    stats() {
+      const held = guard.stats();
+      return {
+        connections: held.connections,
+        pendingConnections: held.pending,
+        requests: held.streams,
+        streams: { ...streams.open },
+      };
+    },
+  };
+}
+
+/**
+ * Wraps the request handler with the per-client checks of the connection guard: a
+ * request that passes the access check marks its connection trusted (no longer evicted
+ * to make room), and a client at its cap of requests in flight is answered
+ * `resource_exhausted` (HTTP 429 for static files) without running the handler.
+ */
+function guardRequests(
+  handler: NodeHandler,
+  guard: ConnectionGuard,
+  token: string | undefined,
+): NodeHandler {
+  return (req, res) => {
+    const address = req.socket.remoteAddress ?? '?';
+    const access = checkRequest(token, {
+      authorization: req.headers.authorization,
+      cookie: req.headers.cookie,
+      authority: req.headers[':authority']?.toString() ?? req.headers.host,
+    });
+    if (access.ok) guard.trust(connectionKey(req.socket));
+    if (!guard.beginStream(address)) {
+      const message =
+        `too many requests in flight from ${address}: close some streams, or raise ` +
+        '--max-streams-per-client';
+      const path = (req.url ?? '').split('?', 1)[0]!;
+      if (isRpcRequest(req, path)) answerRpcError(req, res, 'resource_exhausted', message);
+      else {
+        res.writeHead(429, { 'content-type': 'text/plain; charset=utf-8' });
+        res.end(message + '\n');
+      }
+      return;
+    }
+    res.once('close', () => guard.endStream(address));
+    handler(req, res);
   };
 }

@@ -1,12 +1,13 @@
 import { createReadStream } from 'node:fs';
+import type { ServerResponse } from 'node:http';
 import { stat } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
 import { Code } from '@connectrpc/connect';
-import type { ConnectNodeAdapterOptions } from '@connectrpc/connect-node';
 import { checkRequest, tokenCookieName, tokenMatches } from './auth.js';
+import type { NodeHandler } from './rpc-handler.js';
+import { closeStalled, type NodeResponse } from './write-node-response.js';
 
-type NodeHandlerFn = NonNullable<ConnectNodeAdapterOptions['fallback']>;
-type NodeServerResponse = Parameters<NodeHandlerFn>[1];
+type NodeServerResponse = NodeResponse;
 
 /** What `/` serves when no built web client exists. */
 export type StatusPage = () => Promise<string>;
@@ -18,6 +19,8 @@ export interface StaticOptions {
   /** The access token; static files then need the header, the cookie or `?token=`. */
   readonly token: string | undefined;
   readonly statusPage: StatusPage;
+  /** A download whose client read nothing for this long is closed. */
+  readonly stallTimeoutMs: number;
 }
 
 const contentTypes: Readonly<Record<string, string>> = {
@@ -47,7 +50,7 @@ const contentTypes: Readonly<Record<string, string>> = {
  * status page at `/` while no bundle exists. With a token, a browser opens
  * `/?token=T` once: the token moves into an HttpOnly cookie and the URL is cleaned.
  */
-export function createStaticHandler(options: StaticOptions): NodeHandlerFn {
+export function createStaticHandler(options: StaticOptions): NodeHandler {
   return (req, res) => {
     serve(options, req.method ?? 'GET', req.url ?? '/', req.headers, res).catch(() => {
       if (!res.headersSent) send(res, 500, 'text/plain; charset=utf-8', 'internal error\n');
@@ -101,7 +104,7 @@ async function serve(
   const head = method === 'HEAD';
   const file = options.webRoot === undefined ? undefined : await findFile(options.webRoot, url);
   if (file === 'bad') return send(res, 400, 'text/plain; charset=utf-8', 'bad path\n');
-  if (file !== undefined) return sendFile(res, file, head);
+  if (file !== undefined) return sendFile(res, file, head, options.stallTimeoutMs);
   if (url.pathname === '/' || url.pathname === '/index.html') {
     return send(res, 200, contentTypes['.html']!, await options.statusPage(), head);
   }
@@ -137,7 +140,12 @@ async function isFile(path: string): Promise<boolean> {
   }
 }
 
-function sendFile(res: NodeServerResponse, path: string, head: boolean): void {
+function sendFile(
+  res: NodeServerResponse,
+  path: string,
+  head: boolean,
+  stallTimeoutMs: number,
+): void {
   const type = contentTypes[extname(path).toLowerCase()] ?? 'application/octet-stream';
   res.writeHead(200, {
     'content-type': type,
@@ -150,10 +158,15 @@ function sendFile(res: NodeServerResponse, path: string, head: boolean): void {
   }
   const stream = createReadStream(path);
   stream.on('error', () => res.end());
+  res.once('close', () => stream.destroy());
   stream.on('data', (chunk) => {
-    if (res.write(chunk as Buffer)) return;
+    if ((res as ServerResponse).write(chunk as Buffer)) return;
     stream.pause();
-    res.once('drain', () => stream.resume());
+    const stall = setTimeout(() => closeStalled(res), stallTimeoutMs);
+    res.once('drain', () => {
+      clearTimeout(stall);
+      stream.resume();
+    });
   });
   stream.on('end', () => res.end());
 }

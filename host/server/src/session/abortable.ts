@@ -69,6 +69,7 @@ export function createWaker(signal: AbortSignal): Waker {
   };
 }
 
-function canceled(signal: AbortSignal): ConnectError {
+/** The `canceled` error a handler ends with when `signal` aborted (the client went away). */
+export function canceled(signal: AbortSignal): ConnectError {
   return ConnectError.from(signal.reason ?? 'the client went away', Code.Canceled);
 }

@@ -8,6 +8,7 @@ import { abortable } from './abortable.js';
 import type { AgentControl } from './agent-control.js';
 import { follow, type FollowOptions } from './follow.js';
 import { newestFirst, sessionSummary } from './session-summary.js';
+import type { StreamCounter } from './stream-counter.js';
 import { watchSessions } from './watch-sessions.js';
 
 /** What the session service is built from. */
@@ -22,6 +23,8 @@ export interface SessionServiceDeps {
   readonly defaultModel: string;
   /** Follow and WatchSessions tuning (heartbeat, queue limit). */
   readonly follow: FollowOptions;
+  /** Counts open Follow and WatchSessions streams (for leak checks). */
+  readonly streams?: StreamCounter;
 }
 
 const defaultPageMessages = 50;
@@ -56,7 +59,8 @@ export function createSessionService(deps: SessionServiceDeps): ServiceImpl<type
     },
 
     watchSessions(_req, ctx) {
-      return watchSessions(store, agent, { heartbeatMs: deps.follow.heartbeatMs }, ctx.signal);
+      const options = { heartbeatMs: deps.follow.heartbeatMs };
+      return watchSessions(store, agent, options, ctx.signal, deps.streams);
     },
 
     async createSession(req, ctx) {
@@ -101,7 +105,7 @@ export function createSessionService(deps: SessionServiceDeps): ServiceImpl<type
 
     async *follow(req, ctx) {
       const journal = await abortable(store.open(req.sessionId), ctx.signal);
-      yield* follow(journal, req.afterSeq, deps.follow, ctx.signal);
+      yield* follow(journal, req.afterSeq, deps.follow, ctx.signal, deps.streams);
     },
 
     async prompt(req, ctx) {

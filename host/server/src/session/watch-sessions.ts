@@ -6,22 +6,25 @@ import {
   type WatchSessionsResponse,
 } from '@dsh/gen/service';
 import type { JournalStore } from '@dsh/journal';
-import { abortable, createWaker } from './abortable.js';
+import { abortable, canceled, createWaker } from './abortable.js';
 import type { AgentControl } from './agent-control.js';
 import { newestFirst, sessionSummary } from './session-summary.js';
+import type { StreamCounter } from './stream-counter.js';
 
 /**
  * The frames of one session-list stream: a snapshot first, then `added`, `updated` and
  * `status` frames as sessions change, and a heartbeat after `heartbeatMs` of idleness.
  * Changes are observed before the snapshot is read; updates of one session coalesce
  * while the reader is busy, so a slow reader costs at most one pending entry per
- * session. Observers are removed however the stream ends.
+ * session. Observers and pending entries are released however the stream ends, and
+ * at once when `signal` aborts, even while the generator is suspended on a blocked write.
  */
 export async function* watchSessions(
   store: JournalStore,
   agent: AgentControl,
   options: { readonly heartbeatMs: number },
   signal: AbortSignal,
+  counter?: StreamCounter,
 ): AsyncGenerator<WatchSessionsResponse, void, undefined> {
   const waker = createWaker(signal);
   const changed = new Map<string, 'added' | 'updated'>();
@@ -34,6 +37,18 @@ export async function* watchSessions(
     statuses.set(status.sessionId, status.running);
     waker.wake();
   });
+  counter?.opened('watch');
+  let released = false;
+  const release = (): void => {
+    if (released) return;
+    released = true;
+    stopChanges();
+    stopStatus();
+    changed.clear();
+    statuses.clear();
+    counter?.closed('watch');
+  };
+  signal.addEventListener('abort', release, { once: true });
   try {
     const listed = (await abortable(store.list(), signal)).sort(newestFirst);
     const known = new Set(listed.map((s) => s.header.sessionId));
@@ -46,6 +61,7 @@ export async function* watchSessions(
       },
     });
     for (;;) {
+      if (signal.aborted) throw canceled(signal);
       const status = first(statuses);
       if (status !== undefined) {
         statuses.delete(status[0]);
@@ -64,8 +80,8 @@ export async function* watchSessions(
       }
     }
   } finally {
-    stopChanges();
-    stopStatus();
+    signal.removeEventListener('abort', release);
+    release();
   }
 }
 

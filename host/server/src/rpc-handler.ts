@@ -1,0 +1,114 @@
+import type { IncomingMessage } from 'node:http';
+import type { Http2ServerRequest } from 'node:http2';
+import {
+  createConnectRouter,
+  type ConnectRouter,
+  type ConnectRouterOptions,
+  type ContextValues,
+} from '@connectrpc/connect';
+import { universalRequestFromNodeRequest } from '@connectrpc/connect-node';
+import { checkRequestBody, createRequestBodyInterceptor } from './check-request-body.js';
+import { isClientGone } from './client-gone.js';
+import type { RequestLog } from './error-interceptor.js';
+import { strictCompressions } from './strict-compression.js';
+import { answerRpcError, isRpcRequest } from './rpc-error-answer.js';
+import { stalledClientName, writeNodeResponse, type NodeResponse } from './write-node-response.js';
+
+/** A Node request of either HTTP version. */
+export type NodeRequest = IncomingMessage | Http2ServerRequest;
+
+/** A Node request handler for `http` and `http2` servers alike. */
+export type NodeHandler = (req: NodeRequest, res: NodeResponse) => void;
+
+/** Options of `createRpcHandler`. */
+export interface RpcHandlerOptions extends Omit<ConnectRouterOptions, 'acceptCompression'> {
+  readonly routes: (router: ConnectRouter) => void;
+  /** Values every call's context starts with. */
+  readonly contextValues: (req: NodeRequest) => ContextValues;
+  /** Serves every request that is not an RPC (static files). */
+  readonly fallback: NodeHandler;
+  /** One line per request that failed on the host's side. */
+  readonly log: RequestLog;
+  /** A response whose client read nothing for this long is closed (`closeStalled`). */
+  readonly stallTimeoutMs: number;
+}
+
+/**
+ * The Node request handler of the RPCs, in place of connect-node's adapter: it answers
+ * broken request bodies with `invalid_argument` (`checkRequestBody`), an unknown RPC
+ * path with `unimplemented` naming the known services, writes responses so that a
+ * client that stops reading or leaves always releases its handler
+ * (`writeNodeResponse`), and treats a client going away as nothing to log.
+ */
+export function createRpcHandler(options: RpcHandlerOptions): NodeHandler {
+  const readMaxBytes = options.readMaxBytes ?? 0xffffffff;
+  const compressions = strictCompressions;
+  const router = createConnectRouter({
+    ...options,
+    acceptCompression: [...compressions],
+    interceptors: [...(options.interceptors ?? []), createRequestBodyInterceptor()],
+  });
+  options.routes(router);
+  const handlers = new Map(router.handlers.map((h) => [h.requestPath, h]));
+  const services = new Map<string, string[]>();
+  for (const h of router.handlers) {
+    services.set(h.service.typeName, [...(services.get(h.service.typeName) ?? []), h.method.name]);
+  }
+  const known = [...services]
+    .map(([service, methods]) => `${service} (${methods.join(', ')})`)
+    .join('; ');
+  return (req, res) => {
+    const path = (req.url ?? '').split('?', 1)[0]!;
+    const handler = handlers.get(path);
+    if (handler === undefined) {
+      if (!isRpcRequest(req, path)) options.fallback(req, res);
+      else {
+        const message =
+          `unknown RPC ${path}: this host serves ${known}; ` +
+          'call /<service>/<method> with one of those names';
+        answerRpcError(req, res, 'unimplemented', message);
+      }
+      return;
+    }
+    // A write that fails after the client left emits 'error'; the write itself reports it.
+    res.on('error', () => {});
+    const procedure = `${handler.service.name}/${handler.method.name}`;
+    const request = universalRequestFromNodeRequest(
+      req,
+      res,
+      undefined,
+      options.contextValues(req),
+    );
+    const clientLeft = (): boolean =>
+      'stream' in req
+        ? req.aborted || req.stream.destroyed || req.stream.closed
+        : req.aborted || !req.complete;
+    checkRequestBody(request, handler.method, { readMaxBytes, compressions, clientLeft })
+      .then((checked) => handler(checked))
+      .then((response) => writeNodeResponse(response, res, options.stallTimeoutMs))
+      .catch((error: unknown) => {
+        if (causedBy(error, stalledClientName)) {
+          options.log(`dsh: ${procedure}: closed a stream whose client stopped reading`);
+        } else if (!(isClientGone(error) || request.signal.aborted)) {
+          options.log(`dsh: ${procedure} failed to send its response: ${describe(error)}`);
+        }
+        if (!res.headersSent && !request.signal.aborted) {
+          res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' });
+          res.end('internal error\n');
+        } else {
+          (res as { destroy?: (error?: Error) => void }).destroy?.();
+        }
+      });
+  };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
+
+function causedBy(error: unknown, name: string): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth += 1) {
+    if (e.name === name) return true;
+  }
+  return false;
+}
