@@ -10,9 +10,11 @@ import { cpus, setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startFakeModel } from './lib/fake-model.js';
+import { killAllHosts } from './lib/host-process.js';
 import type { Probe } from './lib/probe.js';
 import { exitStatus, resultsTable, type Row } from './lib/row.js';
 import { createSoakContext } from './lib/soak-context.js';
+import { unmountAll } from './lib/tmpfs.js';
 import { probes } from './probes/index.js';
 
 const { values } = parseArgs({
@@ -42,6 +44,17 @@ const root = import.meta.dirname;
 const scratch = mkdtempSync(join(tmpdir(), 'dsh-soak-'));
 const model = await startFakeModel();
 const ctx = createSoakContext({ short, scratch, model });
+// An interrupted run still stops its hosts, unmounts its tmpfs and removes its scratch dir.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    ctx.log(`${signal}: stopping`);
+    void killAllHosts().finally(() => {
+      unmountAll();
+      if (!values.keep) rmSync(scratch, { recursive: true, force: true });
+      process.exit(130);
+    });
+  });
+}
 const rows: Row[] = [];
 const started = Date.now();
 

@@ -37,6 +37,14 @@ export interface HostProcess {
   stop(graceMs?: number): Promise<void>;
 }
 
+/** Every host process of this run that has not exited. */
+const running = new Set<HostProcess>();
+
+/** SIGKILLs every host of this run still running (an interrupted run). */
+export async function killAllHosts(): Promise<void> {
+  await Promise.all([...running].map((host) => host.kill9()));
+}
+
 /**
  * Spawns the real CLI, `node host/bin/dsh.js serve --port 0 --data-dir DIR ...`, with
  * every `DSH_*` variable removed from its environment. The first start of a fresh
@@ -109,7 +117,7 @@ export function launchHost(options: HostOptions, startTimeoutMs = 120_000): Host
     if (!done) child.kill(signal);
     await exited;
   };
-  return {
+  const host: HostProcess = {
     pid,
     serving,
     exited,
@@ -136,6 +144,9 @@ export function launchHost(options: HostOptions, startTimeoutMs = 120_000): Host
       clearTimeout(timer);
     },
   };
+  running.add(host);
+  void exited.then(() => running.delete(host));
+  return host;
 }
 
 /** Launches a host and waits until it serves; the process is killed if it never does. */

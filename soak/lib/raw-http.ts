@@ -1,4 +1,4 @@
-import { request as h1Request } from 'node:http';
+import { request as h1Request, type ClientRequest } from 'node:http';
 import { connect, constants, type ClientHttp2Session } from 'node:http2';
 
 /** What came back for a raw request: the Connect or gRPC code it carries, or why none. */
@@ -70,17 +70,26 @@ export function postH1(
       });
     });
     if (body instanceof Uint8Array) req.end(body);
-    else
-      void (async () => {
-        try {
-          for await (const part of body)
-            if (!req.write(part)) await new Promise((r) => req.once('drain', r));
-          req.end();
-        } catch {
-          req.destroy();
-        }
-      })();
+    else void writeStream(req, body);
   });
+}
+
+/** Writes a streamed body, waiting for drain; stops when the host closes the request. */
+async function writeStream(req: ClientRequest, body: AsyncIterable<Uint8Array>): Promise<void> {
+  try {
+    for await (const part of body) {
+      if (req.destroyed) return;
+      if (!req.write(part)) {
+        await new Promise((resolve) => {
+          req.once('drain', resolve);
+          req.once('close', resolve);
+        });
+      }
+    }
+    req.end();
+  } catch {
+    req.destroy();
+  }
 }
 
 function connectCode(status: number, contentType: string, body: Buffer): string {

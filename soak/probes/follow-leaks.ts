@@ -34,7 +34,7 @@ export const followAbortCycles: Probe = {
   name: 'follow-cycles',
   short: true,
   async run(ctx) {
-    const cycles = ctx.short ? 1_000 : 10_000;
+    const cycles = ctx.short ? 500 : 10_000;
     const cwd = ctx.dir('cwd');
     const host = await ctx.host({ cwd, nodeArgs: censusArgs });
     const clients = protocols.map((p) => sessionClient(host.url, p));
@@ -76,7 +76,7 @@ export const stalledFollowers: Probe = {
   name: 'stalled-followers',
   short: true,
   async run(ctx): Promise<RowResult[]> {
-    const count = ctx.short ? 30 : 200;
+    const count = ctx.short ? 20 : 200;
     const cwd = ctx.dir('cwd');
     const host = await ctx.host({ cwd, nodeArgs: censusArgs });
     const clients = protocols.map((p) => sessionClient(host.url, p));
@@ -103,7 +103,7 @@ export const stalledFollowers: Probe = {
       limitMs: stallMs,
     });
     const work = await startWorkload(control, sessionId, {
-      ms: ctx.short ? 4_000 : 10_000,
+      ms: ctx.short ? 3_000 : 10_000,
       chunks: 2_000,
       delayMs: 1,
       size: 4_000,

@@ -5,6 +5,9 @@ import type { Probe } from '../lib/probe.js';
 import { seededRandom } from '../lib/stats.js';
 import { startWorkload } from '../lib/workload.js';
 
+/** How long followers get to reach the end once the appends stop. */
+const graceMs = 120_000;
+
 /** One follower's account of what it received across its reconnects. */
 interface Tally {
   next: number;
@@ -24,8 +27,8 @@ export const manyFollowers: Probe = {
   name: 'followers',
   short: true,
   async run(ctx) {
-    const count = ctx.short ? 100 : 1_000;
-    const workMs = ctx.short ? 8_000 : 40_000;
+    const count = ctx.short ? 60 : 1_000;
+    const workMs = ctx.short ? 5_000 : 40_000;
     const random = seededRandom(1_000);
     const host = await ctx.host();
     const clients = protocols.map((p) => sessionClient(host.url, p));
@@ -40,7 +43,7 @@ export const manyFollowers: Probe = {
     const last = await work.stop();
     end.seq = last;
     const giveUp = new AbortController();
-    const deadline = sleep(60_000, 'deadline' as const, { signal: giveUp.signal }).catch(
+    const deadline = sleep(graceMs, 'deadline' as const, { signal: giveUp.signal }).catch(
       () => 'done' as const,
     );
     const finished = await Promise.race([Promise.all(tallies.map((t) => t.done)), deadline]);
@@ -61,7 +64,7 @@ export const manyFollowers: Probe = {
         note:
           `${sum((t) => t.streams)} streams over ${protocols.join(', ')} on a session that grew to ${last + 1} events; ` +
           `${sum((t) => t.gaps)} gaps, ${sum((t) => t.duplicates)} duplicates, ${incomplete} followers short of the end` +
-          (finished === 'deadline' ? ' (60 s after the appends stopped)' : '') +
+          (finished === 'deadline' ? ` (${graceMs / 1000} s after the appends stopped)` : '') +
           `, ${errors.length} unexpected errors${errors.length > 0 ? ` (${[...new Set(errors)].slice(0, 2).join('; ')})` : ''}`,
       },
     ];
@@ -87,8 +90,10 @@ function followAtRandom(
       const abort = new AbortController();
       current = abort;
       tally.streams++;
+      // Random disconnects while the session grows; once it stops, read on to the end.
+      const live = last() === undefined;
       const budget = 1 + Math.floor(random() * 300);
-      const timer = setTimeout(() => abort.abort(), 50 + random() * 3_000);
+      const timer = live ? setTimeout(() => abort.abort(), 200 + random() * 3_000) : undefined;
       let got = 0;
       try {
         const afterSeq = tally.next > 0 ? tally.next - 1 : undefined;
@@ -119,6 +124,7 @@ function followAtRandom(
       } finally {
         clearTimeout(timer);
       }
+      await sleep(10 + random() * 90);
     }
   })();
   return {

@@ -28,7 +28,7 @@ export const fuzzRequests: Probe = {
   name: 'fuzz',
   short: true,
   async run(ctx) {
-    const perMethod = ctx.short ? 25 : 250;
+    const perMethod = ctx.short ? 12 : 80;
     const cwd = ctx.dir('cwd');
     let host = await ctx.host({ cwd });
     let crashes = 0;

@@ -33,7 +33,7 @@ interface Case {
 
 /**
  * Oversized and compressed request bodies: a message over the 1 MiB limit, a 64 MiB body
- * streamed without a length, and gzip bombs (512 MiB of zeros in ~500 KB) over Connect
+ * streamed without a length, and gzip bombs (256 MiB of zeros in ~250 KB) over Connect
  * unary, Connect streaming and gRPC. Each must be refused (`resource_exhausted` or
  * `invalid_argument`) quickly, without inflating it, and the host must live on.
  */
@@ -41,7 +41,7 @@ export const hostileBodies: Probe = {
   name: 'bodies',
   short: true,
   async run(ctx) {
-    const bomb = gzipBomb(512 * 1024 * 1024);
+    const bomb = gzipBomb(256 * 1024 * 1024);
     const json = { 'content-type': 'application/json', 'connect-protocol-version': '1' };
     const cases: Case[] = [
       {

@@ -37,7 +37,7 @@ export const killDuringAppends: Probe = {
   name: 'kill-9',
   short: true,
   async run(ctx) {
-    const runs = ctx.short ? 5 : 30;
+    const runs = ctx.short ? 4 : 30;
     const random = seededRandom(9);
     const dataDir = join(ctx.dir('kill-9'), 'sessions');
     const cwd = ctx.dir('cwd');

@@ -44,8 +44,8 @@ export const slowClients: Probe = {
   name: 'slowloris',
   short: true,
   async run(ctx) {
-    const perKind = ctx.short ? 40 : 200;
-    const holdMs = ctx.short ? 5_000 : 40_000;
+    const perKind = ctx.short ? 30 : 200;
+    const holdMs = ctx.short ? 4_000 : 40_000;
     const host = await ctx.host();
     const rows: RowResult[] = [];
     const held = kinds.map((kind) => ({ kind, sockets: openSlow(host.url, kind, perKind) }));
