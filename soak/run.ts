@@ -44,10 +44,13 @@ const root = import.meta.dirname;
 const scratch = mkdtempSync(join(tmpdir(), 'dsh-soak-'));
 const model = await startFakeModel();
 const ctx = createSoakContext({ short, scratch, model });
+const rows: Row[] = [];
+const started = Date.now();
 // An interrupted run still stops its hosts, unmounts its tmpfs and removes its scratch dir.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     ctx.log(`${signal}: stopping`);
+    writeResults(false);
     void killAllHosts().finally(() => {
       unmountAll();
       if (!values.keep) rmSync(scratch, { recursive: true, force: true });
@@ -55,40 +58,49 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     });
   });
 }
-const rows: Row[] = [];
-const started = Date.now();
-
 for (const probe of chosen) {
   ctx.log(`${probe.name}...`);
   const t0 = Date.now();
   for (const row of await runProbe(probe)) rows.push({ ...row, ms: Date.now() - t0 });
   await ctx.stopHosts();
+  writeResults(false);
 }
 
 await model.close();
 if (!values.keep) rmSync(scratch, { recursive: true, force: true });
 else ctx.log(`scratch kept in ${scratch}`);
-
-const table = resultsTable(rows);
-const when = new Date().toISOString();
-const machine = `${cpus().length} cores, Node ${process.version}, ${priority}`;
-const minutes = ((Date.now() - started) / 60_000).toFixed(1);
-const status = exitStatus(rows);
-console.log(table);
-console.log(`\nsoak: ${rows.length} rows in ${minutes} min; exit ${status}`);
-const outDir = short || only ? join(root, 'results') : root;
-const base = short ? 'short' : only ? 'only' : 'RESULTS';
-mkdirSync(outDir, { recursive: true });
-writeFileSync(
-  join(outDir, `${base}.json`),
-  `${JSON.stringify({ when, machine, short, minutes: Number(minutes), status, rows }, null, 2)}\n`,
-);
-writeFileSync(
-  join(outDir, `${base}.md`),
-  `# Soak results\n\n\`npm run soak${short ? ' -- --short' : ''}\` on ${when} (${machine}), ${minutes} min, exit ${status}.\n` +
-    `Columns and probes are described in [README.md](${outDir === root ? '' : '../'}README.md).\n\n${table}\n`,
-);
+const status = writeResults(true);
 process.exit(status);
+
+/**
+ * Writes the table and the JSON of the rows so far (after every probe, so an interrupted
+ * run leaves what it measured) and returns the exit status they give.
+ */
+function writeResults(complete: boolean): number {
+  const table = resultsTable(rows);
+  const when = new Date().toISOString();
+  const machine = `${cpus().length} cores, Node ${process.version}, ${priority}`;
+  const minutes = ((Date.now() - started) / 60_000).toFixed(1);
+  const status = exitStatus(rows);
+  const done = complete ? '' : `, incomplete: ${rows.length} rows so far`;
+  if (complete) {
+    console.log(table);
+    console.log(`\nsoak: ${rows.length} rows in ${minutes} min; exit ${status}`);
+  }
+  const outDir = short || only ? join(root, 'results') : root;
+  const base = short ? 'short' : only ? 'only' : 'RESULTS';
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(
+    join(outDir, `${base}.json`),
+    `${JSON.stringify({ when, machine, short, complete, minutes: Number(minutes), status, rows }, null, 2)}\n`,
+  );
+  writeFileSync(
+    join(outDir, `${base}.md`),
+    `# Soak results\n\n\`npm run soak${short ? ' -- --short' : ''}\` on ${when} (${machine}), ${minutes} min, exit ${status}${done}.\n` +
+      `Columns and probes are described in [README.md](${outDir === root ? '' : '../'}README.md).\n\n${table}\n`,
+  );
+  return status;
+}
 
 function raisePriority(): string {
   try {
