@@ -55,6 +55,7 @@ export const killDuringAppends: Probe = {
     let lost = 0;
     let natural = 0;
     let injected = 0;
+    let queued = 0;
     const problems: string[] = [];
     for (let run = 0; run < runs; run++) {
       ctx.log(`kill-9: run ${run + 1}/${runs}`);
@@ -64,12 +65,14 @@ export const killDuringAppends: Probe = {
       const prompts = ids.map(async (id) => {
         const text = `run ${run} ${directive({ stream: { chunks: 400, delayMs: 2, size: 80 } })}`;
         try {
-          await client.prompt({
+          const answer = await client.prompt({
             sessionId: id,
             content: textContent(text),
             mode: PromptMode.QUEUE,
           });
-          acked.get(id)!.prompts.push(text);
+          // A started prompt is on disk (user/message, turn/start); a queued one is not.
+          if (answer.started) acked.get(id)!.prompts.push(text);
+          else queued++;
         } catch {
           // Not answered before the kill: not acknowledged.
         }
@@ -122,6 +125,7 @@ export const killDuringAppends: Probe = {
         note:
           `${runs} kills of a host streaming into ${sessionsPerRun} sessions; ${ackedEvents} events and ${ackedPrompts} prompts acknowledged before the kills; ` +
           `torn tails: ${natural} left by the kills, ${injected} written by the soak; ${dangling} turns left open after the next prompt` +
+          (queued > 0 ? `; ${queued} prompts were only queued (in memory) at the kill` : '') +
           (problems.length > 0 ? `; ${problems.slice(0, 3).join('; ')}` : ''),
       },
     ];
