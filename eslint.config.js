@@ -10,6 +10,7 @@ export default tseslint.config(
       'fixtures/journals/**',
       'test-artifacts/**',
       'bench/results/**',
+      'soak/results/**',
       'client-web/dist/**',
     ],
   },

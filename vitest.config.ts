@@ -16,6 +16,7 @@ const projects = [
   'client-tui',
   'client-web',
   'scripts',
+  'soak',
 ];
 
 export default defineConfig({

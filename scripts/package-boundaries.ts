@@ -44,7 +44,15 @@ export interface ImportGraph {
  * script and config files may import on top of `source`.
  */
 export type DirectionRules = Readonly<
-  Record<string, { readonly source: readonly string[]; readonly test?: readonly string[] }>
+  Record<
+    string,
+    {
+      readonly source: readonly string[];
+      readonly test?: readonly string[];
+      /** The package is a test harness itself (the soak suite): its sources may use test kits. */
+      readonly harness?: boolean;
+    }
+  >
 >;
 
 /** Every workspace package that stands up a real host for its tests. */
@@ -135,6 +143,10 @@ export const directionRules: DirectionRules = {
       '@dsh/client-web/web-dist',
     ],
   },
+  '@dsh/soak': {
+    source: ['@dsh/gen', '@dsh/agent', '@dsh/cli', '@dsh/cli/test-kit', '@dsh/providers/test-kit'],
+    harness: true,
+  },
 };
 
 const allows = (entry: string, specifier: string): boolean => {
@@ -215,7 +227,11 @@ export function checkBoundaries(graph: ImportGraph, rules: DirectionRules): stri
         `${edge.file}: imports ${edge.specifier}, but ${pkg.dir || '.'}/package.json does not declare ${target} in ${field}`,
       );
     }
-    if (edge.kind === 'source' && edge.specifier.endsWith('/test-kit')) {
+    if (
+      edge.kind === 'source' &&
+      edge.specifier.endsWith('/test-kit') &&
+      rules[pkg.name]?.harness !== true
+    ) {
       problems.push(
         `${edge.file}: a source file imports the test kit '${edge.specifier}': only tests may`,
       );

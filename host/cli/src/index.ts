@@ -4,6 +4,7 @@
  * transcripts). `bin/dsh.js` calls `main` and exits with its code.
  */
 export { main } from './main.js';
+export { dshBin } from './dsh-bin.js';
 export {
   defaultPort,
   parseServeArgs,

@@ -1,0 +1,12 @@
+import { fileURLToPath } from 'node:url';
+import type { RowResult } from '../lib/probe.js';
+
+/** A small journal of the repository's fixtures, copied into data dirs the host is given. */
+export const fixtureJournal = fileURLToPath(
+  new URL('../../fixtures/journals/approvals.jsonl', import.meta.url),
+);
+
+/** The row of a probe that cannot run here, with the reason. */
+export function skipped(probe: string, why: string): RowResult {
+  return { probe, tried: 0, failed: 0, lost: null, required: true, note: '', skipped: why };
+}

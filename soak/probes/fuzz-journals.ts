@@ -1,0 +1,103 @@
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { answerOf, describeAnswer, isClear } from '../lib/answer.js';
+import { sessionClient, type SessionClient } from '../lib/clients.js';
+import type { Probe } from '../lib/probe.js';
+import { readSession } from '../lib/read-session.js';
+import { seededRandom } from '../lib/stats.js';
+import { corruptions, goodJournal, type Corruption } from './journal-corruptions.js';
+
+const fixtureDir = fileURLToPath(new URL('../../fixtures/journals/', import.meta.url));
+/** Words a clear refusal of a damaged journal uses. */
+const corruptWords = /corrupt|line \d+|header|format|cannot read|not a|invalid|empty|seq|torn/i;
+
+interface Planted {
+  readonly id: string;
+  readonly events: number;
+  readonly corruption?: Corruption;
+}
+
+/**
+ * A data dir of good journals beside damaged copies (every kind in `journal-corruptions.ts`,
+ * seeded): the host must start, serve every good session whole, recover torn tails, and
+ * refuse each damaged one with a clear error while serving the rest.
+ */
+export const fuzzJournals: Probe = {
+  name: 'journals',
+  short: true,
+  async run(ctx) {
+    const damaged = ctx.short ? corruptions.length : corruptions.length * 6;
+    const random = seededRandom(13);
+    const dataDir = join(ctx.dir('journals'), 'sessions');
+    mkdirSync(dataDir);
+    const sources = readdirSync(fixtureDir)
+      .filter((n) => n.endsWith('.jsonl') && n !== 'long-paging.jsonl')
+      .sort();
+    const planted: Planted[] = [];
+    for (let i = 0; i < damaged + 10; i++) {
+      const id = `fz-${String(i).padStart(4, '0')}`;
+      const source = join(fixtureDir, sources[i % sources.length]!);
+      const good = goodJournal(source, id);
+      const corruption = i < damaged ? corruptions[i % corruptions.length] : undefined;
+      writeFileSync(
+        join(dataDir, `${id}.jsonl`),
+        corruption ? corruption.damage(good.text, random) : good.text,
+      );
+      planted.push({ id, events: good.events, ...(corruption && { corruption }) });
+    }
+    const host = await ctx.host({ dataDir });
+    const client = sessionClient(host.url);
+    const listed = await answerOf((signal) => client.listSessions({}, { signal }), 60_000);
+    const failures: string[] = [];
+    if (listed.code !== 'ok') failures.push(describeAnswer('ListSessions', listed));
+    const served = new Map<string, number>();
+    for (const session of planted) {
+      const problem = await check(client, session);
+      if (problem)
+        failures.push(`${session.id} (${session.corruption?.name ?? 'good'}): ${problem}`);
+      served.set(
+        session.corruption?.name ?? 'good',
+        (served.get(session.corruption?.name ?? 'good') ?? 0) + (problem ? 0 : 1),
+      );
+    }
+    const alive = host.alive();
+    if (!alive) failures.push('the host died');
+    await host.stop();
+    return [
+      {
+        probe: 'fuzzed journals in the data dir',
+        tried: planted.length,
+        failed: failures.length,
+        lost: null,
+        required: true,
+        note:
+          `${planted.length - damaged} good and ${damaged} damaged journals (${corruptions.length} kinds); ` +
+          (failures.length > 0
+            ? failures.slice(0, 4).join('; ')
+            : 'good ones served whole, torn tails recovered, damaged ones refused clearly'),
+      },
+    ];
+  },
+};
+
+async function check(client: SessionClient, session: Planted): Promise<string | undefined> {
+  const page = await answerOf(
+    (signal) => client.page({ sessionId: session.id }, { signal }),
+    20_000,
+  );
+  const expect = session.corruption?.expect ?? 'served';
+  const wanted = session.corruption?.keeps?.(session.events) ?? session.events;
+  if (page.code === 'ok') {
+    const events = await readSession(client, session.id, 20_000).catch((e: Error) => e);
+    if (events instanceof Error)
+      return `Page works but Follow fails: ${events.message.slice(0, 80)}`;
+    if (expect === 'served' && events.length !== wanted)
+      return `served ${events.length} events, not ${wanted}`;
+    return undefined;
+  }
+  if (expect === 'served') return `not served: ${describeAnswer('Page', page)}`;
+  return isClear(page, corruptWords)
+    ? undefined
+    : `unclear refusal: ${describeAnswer('Page', page)}`;
+}
