@@ -144,7 +144,14 @@ export const directionRules: DirectionRules = {
     ],
   },
   '@dsh/soak': {
-    source: ['@dsh/gen', '@dsh/agent', '@dsh/cli', '@dsh/cli/test-kit', '@dsh/providers/test-kit'],
+    source: [
+      '@dsh/gen',
+      '@dsh/agent',
+      '@dsh/cli',
+      '@dsh/cli/test-kit',
+      '@dsh/fixtures/journals',
+      '@dsh/providers/test-kit',
+    ],
     harness: true,
   },
 };

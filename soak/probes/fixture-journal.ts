@@ -1,10 +1,9 @@
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { journalsDir } from '@dsh/fixtures/journals';
 import type { RowResult } from '../lib/probe.js';
 
 /** A small journal of the repository's fixtures, copied into data dirs the host is given. */
-export const fixtureJournal = fileURLToPath(
-  new URL('../../fixtures/journals/approvals.jsonl', import.meta.url),
-);
+export const fixtureJournal = join(journalsDir, 'approvals.jsonl');
 
 /** The row of a probe that cannot run here, with the reason. */
 export function skipped(probe: string, why: string): RowResult {

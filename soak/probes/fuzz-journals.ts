@@ -1,6 +1,7 @@
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { journalsDir } from '@dsh/fixtures/journals';
+import { TurnEndReason, type SessionEvent } from '@dsh/gen/events';
 import { answerOf, describeAnswer, isClear } from '../lib/answer.js';
 import { sessionClient, type SessionClient } from '../lib/clients.js';
 import type { Probe } from '../lib/probe.js';
@@ -8,7 +9,7 @@ import { readSession } from '../lib/read-session.js';
 import { seededRandom } from '../lib/stats.js';
 import { corruptions, goodJournal, type Corruption } from './journal-corruptions.js';
 
-const fixtureDir = fileURLToPath(new URL('../../fixtures/journals/', import.meta.url));
+const fixtureDir = journalsDir;
 /** Words a clear refusal of a damaged journal uses. */
 const corruptWords = /corrupt|line \d+|header|format|cannot read|not a|invalid|empty|seq|torn/i;
 
@@ -92,7 +93,10 @@ async function check(client: SessionClient, session: Planted): Promise<string | 
     const events = await readSession(client, session.id, 20_000).catch((e: Error) => e);
     if (events instanceof Error)
       return `Page works but Follow fails: ${events.message.slice(0, 80)}`;
-    if (expect === 'served' && events.length !== wanted)
+    if (expect !== 'served') return undefined;
+    // A cut that leaves a turn open is closed on first open by appending only.
+    const appended = events.slice(wanted);
+    if (events.length < wanted || !appended.every(closesDanglingTurn))
       return `served ${events.length} events, not ${wanted}`;
     return undefined;
   }
@@ -100,4 +104,23 @@ async function check(client: SessionClient, session: Planted): Promise<string | 
   return isClear(page, corruptWords)
     ? undefined
     : `unclear refusal: ${describeAnswer('Page', page)}`;
+}
+
+/** An event the host appends to close a turn a stopped host left open (nothing else). */
+function closesDanglingTurn(event: SessionEvent): boolean {
+  const p = event.payload;
+  switch (p.case) {
+    case 'agentError':
+      return p.value.code === 'host_stopped';
+    case 'turnEnd':
+      return p.value.reason === TurnEndReason.CANCELLED;
+    case 'toolResult':
+    case 'codeDispatch':
+      return p.value.error?.code === 'interrupted';
+    case 'approvalResolved':
+    case 'questionResolved':
+      return true;
+    default:
+      return false;
+  }
 }

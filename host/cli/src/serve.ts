@@ -86,8 +86,10 @@ async function serveLocked(
   const tools = createFirstPartyTools({
     searchProvider: searchProviderFromEnv(process.env),
     allowNetworks,
-    // The host's own status page is the one loopback page web_fetch reaches by default.
-    trustedUrls: () => (demo.hostUrl === undefined ? [] : [new URL(demo.hostUrl).href]),
+    // The offline demo model's tour fetches the host's own page: that one loopback URL is
+    // trusted for it alone. A real model is untrusted input and reaches no loopback page.
+    trustedUrls: () =>
+      model.kind !== 'demo' || demo.hostUrl === undefined ? [] : [new URL(demo.hostUrl).href],
   });
   const agent = createAgentRuntime({
     store,
