@@ -66,11 +66,35 @@ export async function streamTurn(
   const text = directive({ stream: { chunks, delayMs: 0, size } });
   const first = await eventCount(client, sessionId);
   await client.prompt({ sessionId, content: textContent(text), mode: PromptMode.QUEUE });
-  const last = await idleLastSeq(client, sessionId);
+  // The turn is over at its own turn/end; ListSessions may not show it running yet.
+  const last = await turnEndSeq(client, sessionId, first);
   if (last + 1 - first < chunks / 2) {
     throw new Error(`a ${chunks}-chunk turn appended ${last + 1 - first} events to ${sessionId}`);
   }
   return last;
+}
+
+/** Follows `sessionId` from `fromSeq` until the first turn/end; resolves with its seq. */
+async function turnEndSeq(client: SessionClient, sessionId: string, fromSeq: number): Promise<number> {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), 30_000);
+  try {
+    const stream = client.follow(
+      { sessionId, ...(fromSeq > 0 && { afterSeq: fromSeq - 1 }) },
+      { signal: abort.signal },
+    );
+    for await (const { frame } of stream) {
+      const event = frame.case === 'event' ? frame.value.event : undefined;
+      if (event?.payload.case === 'turnEnd') return Number(event.seq);
+    }
+  } catch (err) {
+    if (abort.signal.aborted) throw new Error(`session ${sessionId}: no turn/end within 30 s`);
+    throw err;
+  } finally {
+    clearTimeout(timer);
+    abort.abort();
+  }
+  throw new Error(`session ${sessionId}: the follow ended before a turn/end`);
 }
 
 async function eventCount(client: SessionClient, sessionId: string): Promise<number> {

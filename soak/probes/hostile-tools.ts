@@ -7,15 +7,21 @@ import { directive } from '../lib/fake-model.js';
 import { samplePage } from '../lib/page-sampler.js';
 import type { Probe, RowResult } from '../lib/probe.js';
 import type { SoakContext, StartedHost } from '../lib/soak-context.js';
-import { formatStats } from '../lib/stats.js';
+import { formatStats, type LatencyStats } from '../lib/stats.js';
 import { attacks, policyHosts, type Attack, type PolicyHost } from './tool-attacks.js';
 
 /** The session every host is seeded with, paged during each attack. */
 const pagedSession = 'showcase';
 /** The host's heap cap, so an allocation bomb ends in seconds instead of eating the machine. */
 const heapCapMb = 512;
-/** A Page slower than this during an attack counts as a failure. */
+/** The median Page during an attack must stay within this. */
 const pageLimitMs = 50;
+/**
+ * No Page during an attack may take longer than this. A loop held by a tool shows as
+ * Pages of hundreds of ms or seconds; single Pages of 50-150 ms happen on a 2-core machine
+ * during any turn's own start (session creation, fsync, a spawn), so they are reported.
+ */
+const pageCeilingMs = 250;
 /** A Page slower than this is a stalled host, whatever the machine's load. */
 const stallMs = 1_000;
 
@@ -87,16 +93,17 @@ async function pageAtRest(host: StartedHost, ms: number): Promise<RowResult> {
   });
   await sleep(ms);
   const pages = await sampler.stop();
+  const failed = latencyFailures(pages.stats, pages.samples);
   return {
     probe: 'tool: none (Page at rest: the noise floor)',
     tried: pages.samples.length,
-    failed: pages.slow,
+    failed,
     lost: null,
     required: false,
     note:
       `no attack running; Page ${formatStats(pages.stats)}, ${pages.slow}/${pages.samples.length} over ${pageLimitMs} ms` +
-      (pages.slow > 0
-        ? '; the machine is too busy to judge 50 ms: Page rows do not gate this run'
+      (failed > 0
+        ? `; the machine is too busy to judge ${pageLimitMs} ms: Page rows do not gate this run`
         : ''),
   };
 }
@@ -159,13 +166,21 @@ async function runAttack(
     latency: {
       probe: `${name}: Page within ${pageLimitMs} ms`,
       tried: pages.samples.length,
-      failed: pages.slow,
+      failed: latencyFailures(pages.stats, pages.samples),
       lost: null,
       required: true,
-      note: `Page on another session every 20 ms: ${formatStats(pages.stats)}, ${pages.slow}/${pages.samples.length} over ${pageLimitMs} ms`,
+      note:
+        `Page on another session every 20 ms: ${formatStats(pages.stats)}, ` +
+        `${pages.slow}/${pages.samples.length} over ${pageLimitMs} ms, ` +
+        `${pages.samples.filter((ms) => ms > pageCeilingMs).length} over ${pageCeilingMs} ms`,
     },
     healthy: !crashed && !outcome.stuck,
   };
+}
+
+/** A median over the limit counts once, and every Page over the ceiling once. */
+function latencyFailures(stats: LatencyStats, samples: readonly number[]): number {
+  return (stats.p50 > pageLimitMs ? 1 : 0) + samples.filter((ms) => ms > pageCeilingMs).length;
 }
 
 function lastLine(output: string): string {
