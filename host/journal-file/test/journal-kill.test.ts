@@ -6,7 +6,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createJournalStore } from '../src/index.js';
 import { tempDir } from './journal-test-kit.js';
 
-const runTs = fileURLToPath(new URL('../../bin/run-ts.js', import.meta.url));
 const child = fileURLToPath(new URL('./append-until-killed.ts', import.meta.url));
 
 let dir: string;
@@ -20,13 +19,15 @@ afterEach(async () => {
 
 /** Runs the appending child until it acknowledged some events, kills it -9 after `ms`. */
 async function appendThenKill(sessionId: string, ms: number): Promise<number> {
-  const proc = spawn(process.execPath, [runTs, child, dir, sessionId], {
+  const proc = spawn(process.execPath, ['--import', 'tsx', child, dir, sessionId], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
   let lastAck = -1;
   let killed = false;
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+    proc.once('exit', (_code, signal) => resolve(signal)),
+  );
   proc.stdout.on('data', (chunk: Buffer) => {
     out += chunk.toString();
     const lines = out.split('\n');
@@ -37,7 +38,9 @@ async function appendThenKill(sessionId: string, ms: number): Promise<number> {
       setTimeout(() => proc.kill('SIGKILL'), ms);
     }
   });
-  await exited;
+  // A child that never got to append (it failed to start) would make this test pass idly.
+  expect(await exited).toBe('SIGKILL');
+  expect(lastAck).toBeGreaterThanOrEqual(0);
   return lastAck;
 }
 
