@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
-import type { Journal, JournalStore } from '@dsh/journal';
+import type { Journal } from '@dsh/journal';
+import type { FileJournalStore } from '@dsh/journal-file';
 import {
   createOrAdopt,
   journalExists,
@@ -81,7 +82,7 @@ interface Target {
  * continued. Interleaved sidechain lines go to child sessions.
  */
 export async function importTranscript(
-  store: JournalStore,
+  store: FileJournalStore,
   file: TranscriptFile,
   options: ImportPassOptions,
 ): Promise<TranscriptImport> {

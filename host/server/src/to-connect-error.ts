@@ -46,6 +46,10 @@ export function toConnectError(error: unknown, log: InternalErrorLog = defaultLo
         );
       case 'exists':
         return new ConnectError(error.message, Code.AlreadyExists, undefined, undefined, error);
+      case 'conflict':
+        return new ConnectError(error.message, Code.Aborted, undefined, undefined, error);
+      case 'too_slow':
+        return new ConnectError(error.message, Code.ResourceExhausted, undefined, undefined, error);
       case 'no_space':
         return new ConnectError(error.message, Code.ResourceExhausted, undefined, undefined, error);
       case 'unavailable':

@@ -3,5 +3,5 @@ export { createNoAgentControl, type AgentControl, type AgentStatus } from './age
 export { defaultFollowOptions, follow, type FollowOptions } from './follow.js';
 export { createSessionService, type SessionServiceDeps } from './session-service.js';
 export { createStreamCounter, type StreamCounter, type StreamKind } from './stream-counter.js';
-export { newestFirst, sessionSummary, type SummarySource } from './session-summary.js';
+export { newestFirst, sessionSummary } from './session-summary.js';
 export { watchSessions } from './watch-sessions.js';

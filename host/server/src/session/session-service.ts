@@ -27,9 +27,6 @@ export interface SessionServiceDeps {
   readonly streams?: StreamCounter;
 }
 
-const defaultPageMessages = 50;
-const maxPageMessages = 1_000;
-
 /**
  * The `SessionService` implementation over a journal store and an agent control.
  * Handlers throw `JournalError` or `ConnectError`; the server's error interceptor maps
@@ -76,26 +73,13 @@ export function createSessionService(deps: SessionServiceDeps): ServiceImpl<type
         }),
         ctx.signal,
       );
-      return { session: sessionSummary(journal, agent.isRunning(journal.header.sessionId)) };
+      const summary = await abortable(journal.summary(), ctx.signal);
+      return { session: sessionSummary(summary, agent.isRunning(journal.header.sessionId)) };
     },
 
     async page(req, ctx) {
-      const maxMessages = req.maxMessages === 0 ? defaultPageMessages : req.maxMessages;
-      if (maxMessages > maxPageMessages) {
-        throw new JournalError(
-          'invalid_argument',
-          `max_messages ${maxMessages} is too large: ask for at most ${maxPageMessages} and page on with before_seq`,
-        );
-      }
       const journal = await abortable(store.open(req.sessionId), ctx.signal);
-      if (req.beforeSeq !== undefined && req.beforeSeq > journal.length) {
-        throw new JournalError(
-          'invalid_argument',
-          `before_seq ${req.beforeSeq} is past the end of session ${req.sessionId}: it has ` +
-            `${journal.length} events; leave before_seq out for the tail page`,
-        );
-      }
-      const page = await abortable(journal.page(req.beforeSeq, maxMessages), ctx.signal);
+      const page = await abortable(journal.page(req.beforeSeq, req.maxMessages), ctx.signal);
       return {
         events: page.events.map((event) => ({ event })),
         hasMore: page.hasMore,
