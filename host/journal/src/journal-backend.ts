@@ -28,7 +28,10 @@ export interface JournalBackend {
    * `signal` aborts or the backend closes.
    */
   watch(options: LiveOptions): AsyncIterable<readonly StoreChange[]>;
-  /** Waits for pending appends, then closes every log; later appends fail with `read_only`. */
+  /**
+   * Waits for pending appends, then closes every log and ends every tail and watch; later
+   * appends fail with `read_only`. A second call does nothing.
+   */
   close(): Promise<void>;
 }
 
@@ -90,7 +93,7 @@ export interface LogAppendOptions extends AppendOptions {
   readonly expectedSeq: number;
 }
 
-/** Options of `JournalLog.read`. */
+/** Options of `JournalLog.read`; `maxBytes` counts the way `JournalLog.bytes` does. */
 export interface LogReadOptions extends ReadOptions {
   /**
    * `'projections'`: only the events some projection reads (`projections.reads`), decoded
