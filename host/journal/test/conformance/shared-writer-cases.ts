@@ -1,6 +1,6 @@
 import { userMessage } from '@dsh/fixtures';
 import { describe, expect, it } from 'vitest';
-import type { JournalBackend } from '../../src/index.js';
+import type { JournalBackend, StoreChange } from '../../src/index.js';
 import type { ConformanceContext } from './backend-conformance.js';
 import { collect, errorKind, nextEvents } from './conformance-kit.js';
 
@@ -44,7 +44,7 @@ export function sharedWriterCases(context: () => ConformanceContext): void {
         await a.append([userMessage('1'), userMessage('2')], { expectedSeq: 0 });
         expect((await collect(tail, 2)).map((e) => e.seq)).toEqual([0, 1]);
         await backend.create({ cwd: '/w', sessionId: 'new' });
-        const changes = [];
+        const changes: StoreChange[] = [];
         while (!changes.some((c) => c.kind === 'added' && c.sessionId === 'new')) {
           changes.push(...(await nextEvents(watch)));
         }
