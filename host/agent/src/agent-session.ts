@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { Code, ConnectError } from '@connectrpc/connect';
 import type { ContentBlock } from '@dsh/gen/content';
 import { ApprovalDecision, TurnEndReason } from '@dsh/gen/events';
 import { PromptMode, type RespondRequest } from '@dsh/gen/service';
 import { JournalError, type EventPayload, type Journal } from '@dsh/journal';
 import { type ModelProvider, ProviderError } from '@dsh/providers';
+import { AgentError } from './agent-error.js';
 import { type AllowedPaths, type ApprovalPolicy } from './approval-settings.js';
 import type { ToolRuntime } from '@dsh/tools';
 import { approvalVerdict } from './approval-policy.js';
@@ -257,9 +257,9 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
     },
     async prompt(content, mode) {
       if (journal.readOnly) {
-        throw new ConnectError(
+        throw new AgentError(
+          'failed_precondition',
           `session ${journal.header.sessionId} is read-only: it cannot take input`,
-          Code.FailedPrecondition,
         );
       }
       if (active && mode === PromptMode.STEER) {
@@ -288,15 +288,15 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
         case 'approval': {
           const { approvalId, decision } = response.value;
           if (decision === ApprovalDecision.CANCELLED) {
-            throw new ConnectError(
+            throw new AgentError(
+              'invalid_argument',
               'an approval decision must be allow, allow_session or deny',
-              Code.InvalidArgument,
             );
           }
           if (!pending.answerApproval(approvalId, decision)) {
-            throw new ConnectError(
+            throw new AgentError(
+              'failed_precondition',
               `no approval "${approvalId}" is pending in session ${sessionId}`,
-              Code.FailedPrecondition,
             );
           }
           return;
@@ -305,23 +305,23 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
           const { questionId, answers, cancelled } = response.value;
           const value = cancelled ? ('cancelled' as const) : answers.map((a) => [...a.values]);
           if (!pending.answerQuestion(questionId, value)) {
-            throw new ConnectError(
+            throw new AgentError(
+              'failed_precondition',
               `no question "${questionId}" is pending in session ${sessionId}`,
-              Code.FailedPrecondition,
             );
           }
           return;
         }
         case undefined:
-          throw new ConnectError(
+          throw new AgentError(
+            'invalid_argument',
             'a response must carry an approval or a question answer',
-            Code.InvalidArgument,
           );
         default: {
           const unknownCase: never = response;
-          throw new ConnectError(
+          throw new AgentError(
+            'invalid_argument',
             `unknown response ${JSON.stringify(unknownCase)}`,
-            Code.InvalidArgument,
           );
         }
       }

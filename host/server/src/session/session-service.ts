@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
-import { Code, ConnectError, type ServiceImpl } from '@connectrpc/connect';
+import type { ServiceImpl } from '@connectrpc/connect';
 import { SessionService } from '@dsh/gen/service';
 import { formatVersion, JournalError, type JournalStore } from '@dsh/journal';
 import { abortable } from './abortable.js';
@@ -29,8 +29,8 @@ export interface SessionServiceDeps {
 
 /**
  * The `SessionService` implementation over a journal store and an agent control.
- * Handlers throw `JournalError` or `ConnectError`; the server's error interceptor maps
- * them to Connect codes in one place.
+ * Handlers throw `JournalError` (or pass on an agent's refusal); the server's error
+ * interceptor maps them to Connect codes in one place (`toConnectError`).
  */
 export function createSessionService(deps: SessionServiceDeps): ServiceImpl<typeof SessionService> {
   const { store, agent } = deps;
@@ -95,9 +95,9 @@ export function createSessionService(deps: SessionServiceDeps): ServiceImpl<type
     async prompt(req, ctx) {
       await abortable(store.open(req.sessionId), ctx.signal);
       if (req.content.length === 0) {
-        throw new ConnectError(
+        throw new JournalError(
+          'invalid_argument',
           'the prompt has no content: send at least one text block',
-          Code.InvalidArgument,
         );
       }
       return await agent.prompt(req.sessionId, { content: req.content, mode: req.mode });
@@ -111,9 +111,9 @@ export function createSessionService(deps: SessionServiceDeps): ServiceImpl<type
     async respond(req, ctx) {
       await abortable(store.open(req.sessionId), ctx.signal);
       if (req.response.case === undefined) {
-        throw new ConnectError(
+        throw new JournalError(
+          'invalid_argument',
           'the response is empty: set approval or question',
-          Code.InvalidArgument,
         );
       }
       await agent.respond(req.sessionId, req.response);
