@@ -45,27 +45,33 @@ async function appendThenKill(sessionId: string, ms: number): Promise<number> {
 }
 
 describe('appends killed with SIGKILL (subprocess)', () => {
-  it('lose no acknowledged event and leave a tail the next open recovers', async () => {
-    const store = await createJournalStore({ dataDir: dir });
-    const id = (await store.create({ cwd: '/work', sessionId: 'killed' })).header.sessionId;
-    await store.close();
-    let acknowledged = -1;
-    for (const ms of [30, 150, 400, 80]) {
-      acknowledged = Math.max(acknowledged, await appendThenKill(id, ms));
-      const reopened = await createJournalStore({ dataDir: dir });
-      const journal = await reopened.open(id);
-      expect(journal.length).toBeGreaterThan(acknowledged);
-      const events = await journal.read(0, journal.length);
-      events.forEach((event, seq) => {
-        expect(event.seq).toBe(seq);
-        const block =
-          event.payload.case === 'userMessage' ? event.payload.value.content[0] : undefined;
-        const text = block?.block.case === 'text' ? block.block.value.text : '';
-        expect(text).toMatch(new RegExp(`^event ${seq} `));
-      });
-      await reopened.close();
-      // Any torn tail was cut: the file ends with a whole line.
-      expect((await readFile(join(dir, `${id}.jsonl`), 'utf8')).endsWith('\n')).toBe(true);
-    }
-  });
+  // Four child processes each start tsx and load the backend, which takes seconds apiece
+  // on a loaded machine; a child that hangs still fails the test at this bound.
+  it(
+    'lose no acknowledged event and leave a tail the next open recovers',
+    { timeout: 120_000 },
+    async () => {
+      const store = await createJournalStore({ dataDir: dir });
+      const id = (await store.create({ cwd: '/work', sessionId: 'killed' })).header.sessionId;
+      await store.close();
+      let acknowledged = -1;
+      for (const ms of [30, 150, 400, 80]) {
+        acknowledged = Math.max(acknowledged, await appendThenKill(id, ms));
+        const reopened = await createJournalStore({ dataDir: dir });
+        const journal = await reopened.open(id);
+        expect(journal.length).toBeGreaterThan(acknowledged);
+        const events = await journal.read(0, journal.length);
+        events.forEach((event, seq) => {
+          expect(event.seq).toBe(seq);
+          const block =
+            event.payload.case === 'userMessage' ? event.payload.value.content[0] : undefined;
+          const text = block?.block.case === 'text' ? block.block.value.text : '';
+          expect(text).toMatch(new RegExp(`^event ${seq} `));
+        });
+        await reopened.close();
+        // Any torn tail was cut: the file ends with a whole line.
+        expect((await readFile(join(dir, `${id}.jsonl`), 'utf8')).endsWith('\n')).toBe(true);
+      }
+    },
+  );
 });
