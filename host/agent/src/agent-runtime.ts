@@ -1,13 +1,13 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stat } from 'node:fs/promises';
-import { Code, ConnectError } from '@connectrpc/connect';
 import type { ContentBlock } from '@dsh/gen/content';
 import type { PromptMode, RespondRequest } from '@dsh/gen/service';
 import type { JournalStore } from '@dsh/journal';
 import { type ModelProvider } from '@dsh/providers';
 import { noAllowedPaths, type AllowedPaths, type ApprovalPolicy } from './approval-settings.js';
 import { createToolRuntime, type Tool } from '@dsh/tools';
+import { AgentError } from './agent-error.js';
 import { openAgentSession, type AgentSession } from './agent-session.js';
 import { systemPrompt } from './system-prompt.js';
 
@@ -36,8 +36,8 @@ export interface AgentStatus {
 /**
  * The agent control of a host, plus what tests and shutdown need. It has the shape of
  * the `AgentControl` that `@dsh/server` declares, so the CLI hands it to `startServer`
- * without either package importing the other; methods throw `ConnectError` (or
- * `JournalError`) with a code the client can act on.
+ * without either package importing the other; methods throw `AgentError` (refused
+ * input) or `JournalError`, which the server maps to the Connect code a client acts on.
  */
 export interface AgentRuntime {
   readonly enabled: boolean;
@@ -102,17 +102,17 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     enabled: true,
     async prompt(sessionId, input) {
       if (input.content.length === 0) {
-        throw new ConnectError(
+        throw new AgentError(
+          'invalid_argument',
           'a prompt needs content: send at least one text block',
-          Code.InvalidArgument,
         );
       }
       const { cwd } = (await options.store.open(sessionId)).header;
       if (!(await isDirectory(cwd))) {
-        throw new ConnectError(
+        throw new AgentError(
+          'failed_precondition',
           `session ${sessionId} works in ${cwd}, which is not a folder on this host: ` +
             'create a new session to run the agent here',
-          Code.FailedPrecondition,
         );
       }
       return (await session(sessionId)).prompt(input.content, input.mode);

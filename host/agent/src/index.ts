@@ -5,6 +5,7 @@ export {
   type AgentStatus,
   type AgentRuntimeOptions,
 } from './agent-runtime.js';
+export { AgentError, type AgentErrorKind } from './agent-error.js';
 export { approvalVerdict, type ApprovalVerdict } from './approval-policy.js';
 export {
   noAllowedPaths,

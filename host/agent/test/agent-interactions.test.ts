@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { Code, ConnectError } from '@connectrpc/connect';
+import { AgentError } from '../src/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApprovalDecision, TurnEndReason } from '@dsh/gen/events';
 import type { RespondRequest } from '@dsh/gen/service';
@@ -85,23 +85,23 @@ describe('approvals', () => {
     {
       name: 'unknown approval',
       response: approve('nope', ApprovalDecision.ALLOW),
-      code: Code.FailedPrecondition,
+      kind: 'failed_precondition',
     },
     {
       name: 'cancelled decision',
       response: approve('nope', ApprovalDecision.CANCELLED),
-      code: Code.InvalidArgument,
+      kind: 'invalid_argument',
     },
     {
       name: 'empty response',
       response: { case: undefined, value: undefined } as const,
-      code: Code.InvalidArgument,
+      kind: 'invalid_argument',
     },
   ])('refuses a respond with $name', async (c) => {
     h = await startHarness({ tools: [echoTool] });
     const error = await h.runtime.respond(h.sessionId, c.response).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ConnectError);
-    expect((error as ConnectError).code).toBe(c.code);
+    expect(error).toBeInstanceOf(AgentError);
+    expect((error as AgentError).kind).toBe(c.kind);
   });
 });
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { create } from '@bufbuild/protobuf';
-import { Code, ConnectError } from '@connectrpc/connect';
+import { AgentError } from '../src/index.js';
 import { ContentBlockSchema } from '@dsh/gen/content';
 import { PromptMode } from '@dsh/gen/service';
 import { TurnEndReason } from '@dsh/gen/events';
@@ -262,9 +262,9 @@ describe('createAgentRuntime() loop', () => {
         mode: PromptMode.QUEUE,
       })
       .catch((error: unknown) => error);
-    expect(failed).toBeInstanceOf(ConnectError);
-    expect((failed as ConnectError).code).toBe(Code.FailedPrecondition);
-    expect((failed as ConnectError).rawMessage).toContain('/no/such/folder');
+    expect(failed).toBeInstanceOf(AgentError);
+    expect((failed as AgentError).kind).toBe('failed_precondition');
+    expect((failed as AgentError).message).toContain('/no/such/folder');
     expect(elsewhere.length).toBe(0);
   });
 });

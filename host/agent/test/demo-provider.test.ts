@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApprovalDecision, TurnEndReason } from '@dsh/gen/events';
 import { eventTypes } from '@dsh/journal';
+import { onAppended } from '@dsh/journal/test-kit';
 import { createDemoProvider } from '@dsh/providers';
 import { createFirstPartyTools, type FirstPartyTools } from '@dsh/tools';
 import { payloadOf, startHarness, typeName, type Harness } from './harness.js';
@@ -42,7 +43,7 @@ describe('createDemoProvider()', () => {
     });
     await writeFile(join(h.cwd, 'README.md'), '# A project\n\nThe demo reads this file.\n');
     let steered = false;
-    h.journal.subscribe((events) => {
+    await onAppended(h.journal, (events) => {
       for (const event of events) {
         const p = event.payload;
         if (p.case === 'approvalRequested') {

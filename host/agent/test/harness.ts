@@ -7,6 +7,7 @@ import type { SessionEvent } from '@dsh/gen/events';
 import { PromptMode } from '@dsh/gen/service';
 import { createAgentRuntime, type AgentRuntime } from '../src/index.js';
 import { eventTypes, type Journal, type JournalStore } from '@dsh/journal';
+import { onAppended } from '@dsh/journal/test-kit';
 import { createJournalStore } from '@dsh/journal-file';
 import { createOpenAiProvider, type ModelProvider } from '@dsh/providers';
 import type { ApprovalPolicy } from '../src/index.js';
@@ -83,16 +84,20 @@ export async function startHarness(options: {
     async waitFor(match) {
       return new Promise<SessionEvent>((resolve, reject) => {
         let done = false;
+        let stop = (): void => {};
         const finish = (event: SessionEvent): void => {
           if (done) return;
           done = true;
-          unsubscribe();
+          stop();
           resolve(event);
         };
-        const unsubscribe = journal.subscribe((appended) => {
+        onAppended(journal, (appended) => {
           const hit = appended.find(match);
           if (hit) finish(hit);
-        });
+        }).then((stopFollow) => {
+          stop = stopFollow;
+          if (done) stopFollow();
+        }, reject);
         events().then((existing) => {
           const hit = existing.find(match);
           if (hit) finish(hit);

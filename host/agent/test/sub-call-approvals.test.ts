@@ -9,6 +9,7 @@ import type { ApprovalPolicy } from '../src/index.js';
 import { createFirstPartyTools, createSearxngProvider, type FirstPartyTools } from '@dsh/tools';
 import { loopback } from '@dsh/tools/test-kit';
 import { textReply, toolReply } from '@dsh/providers/test-kit';
+import { onAppended } from '@dsh/journal/test-kit';
 import { payloadOf, startHarness, type Harness } from './harness.js';
 
 // Every request any tool makes to this server is counted: a denied call must make none.
@@ -157,8 +158,8 @@ async function runProgram(harness: Harness, code: string): Promise<string> {
 }
 
 /** Answers every approval: allow the top-level call, deny every sub-call. */
-function denySubCalls(harness: Harness): void {
-  harness.journal.subscribe((events) => {
+async function denySubCalls(harness: Harness): Promise<void> {
+  await onAppended(harness.journal, (events) => {
     for (const event of events) {
       if (event.payload.case !== 'approvalRequested') continue;
       const { approvalId, callId } = event.payload.value;
@@ -177,7 +178,7 @@ function denySubCalls(harness: Harness): void {
 describe('approval of run_code sub-calls', () => {
   it.each(cases)('allow: $tool leaves the trace the other cases look for', async (c) => {
     h = await start({ [c.tool]: 'allow' });
-    h.journal.subscribe((events) => {
+    await onAppended(h.journal, (events) => {
       for (const event of events) {
         if (event.payload.case !== 'questionRequested') continue;
         void h.runtime.respond(h.sessionId, {
@@ -225,7 +226,7 @@ describe('approval of run_code sub-calls', () => {
 
   it.each(cases)('ask, answered deny: $tool never runs', async (c) => {
     h = await start({ [c.tool]: 'ask' });
-    denySubCalls(h);
+    await denySubCalls(h);
     requests.length = 0;
     const text = await runProgram(h, program(c.tool, c.args(h.cwd)));
     expect(text).toContain(`denied: The person denied this ${c.tool} call.`);
@@ -297,7 +298,7 @@ describe('approval of run_code sub-calls', () => {
 
   it('asks by default for a sub-call that reads outside the working directory', async () => {
     h = await start({});
-    denySubCalls(h);
+    await denySubCalls(h);
     const text = await runProgram(h, program('read', { file_path: '/etc/passwd' }));
     expect(text).toContain('denied: The person denied this read call.');
     expect(text).not.toContain('root:');

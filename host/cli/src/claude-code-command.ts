@@ -1,6 +1,10 @@
 import { parseArgs } from 'node:util';
-import { type JournalStore } from '@dsh/journal';
-import { acquireDataDirLock, createJournalStore, dataDirHeldMessage } from '@dsh/journal-file';
+import {
+  acquireDataDirLock,
+  createJournalStore,
+  dataDirHeldMessage,
+  type FileJournalStore,
+} from '@dsh/journal-file';
 import { importClaudeCode, watchClaudeCode } from '@dsh/import';
 import { dataDirFrom, expandPath } from './expand-path.js';
 
@@ -88,7 +92,7 @@ export async function runImportCommand(
   const warn = (message: string): void => {
     process.stderr.write(`${tty && shown >= 0 ? '\n' : ''}dsh: ${message}\n`);
   };
-  let store: JournalStore | undefined;
+  let store: FileJournalStore | undefined;
   let release: (() => Promise<void>) | undefined;
   try {
     const lock = await acquireDataDirLock(request.dataDir, 'dsh import');
@@ -155,7 +159,7 @@ export function extractWatchClaude(
 export function attachClaudeWatch(
   dir: string,
   out: (line: string) => void,
-): (store: JournalStore) => Promise<() => Promise<void>> {
+): (store: FileJournalStore) => Promise<() => Promise<void>> {
   return async (store) => {
     const watch = await watchClaudeCode(store, dir, {
       onWarning: (message) => out(`dsh: ${message}`),

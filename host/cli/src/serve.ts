@@ -6,12 +6,12 @@ import { journalsDir } from '@dsh/fixtures/journals';
 import { createProviderFactory } from '@dsh/providers';
 import { loadAgentConfig } from './load-agent-config.js';
 import { createFirstPartyTools, searchProviderFromEnv } from '@dsh/tools';
-import type { JournalStore } from '@dsh/journal';
 import {
   acquireDataDirLock,
   createJournalStore,
   dataDirHeldMessage,
   type DataDirLock,
+  type FileJournalStore,
 } from '@dsh/journal-file';
 import { resolveToken, hostVersion, startServer } from '@dsh/server';
 import type { ServeConfig } from './parse-serve-args.js';
@@ -36,7 +36,7 @@ export async function serve(
   config: ServeConfig,
   out: (line: string) => void,
   /** Extra work bound to the store's lifetime (e.g. `--watch-claude`); returns its stop. */
-  attach?: (store: JournalStore) => Promise<() => Promise<void>>,
+  attach?: (store: FileJournalStore) => Promise<() => Promise<void>>,
 ): Promise<number> {
   const lock = await acquireDataDirLock(config.dataDir, 'dsh serve');
   if (lock.kind === 'held') {
@@ -59,7 +59,7 @@ async function serveLocked(
   config: ServeConfig,
   out: (line: string) => void,
   lock: Exclude<DataDirLock, { kind: 'held' }>,
-  attach?: (store: JournalStore) => Promise<() => Promise<void>>,
+  attach?: (store: FileJournalStore) => Promise<() => Promise<void>>,
 ): Promise<number> {
   if (lock.kind === 'read_only') out(`dsh: ${lock.reason}; serving it read-only`);
   else {

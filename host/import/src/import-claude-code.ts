@@ -1,5 +1,5 @@
 import { realpath, stat } from 'node:fs/promises';
-import type { JournalStore } from '@dsh/journal';
+import type { FileJournalStore } from '@dsh/journal-file';
 import { findTranscripts } from './find-transcripts.js';
 import { acquireImportLock } from './import-lock.js';
 import { importStatePath, loadImportState } from './import-state.js';
@@ -31,7 +31,7 @@ export interface ImportSummary {
  * are continued, unchanged ones cost a stat. One failing transcript does not stop the rest.
  */
 export async function importClaudeCode(
-  store: JournalStore,
+  store: FileJournalStore,
   path: string,
   options: ImportClaudeCodeOptions = {},
 ): Promise<ImportSummary> {

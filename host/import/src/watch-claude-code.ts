@@ -1,6 +1,6 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import type { JournalStore } from '@dsh/journal';
+import type { FileJournalStore } from '@dsh/journal-file';
 import { findTranscripts } from './find-transcripts.js';
 import { acquireImportLock } from './import-lock.js';
 import { importTranscript } from './import-transcript.js';
@@ -28,7 +28,7 @@ export interface ClaudeCodeWatch {
  * file events miss (network file systems, a dir that does not exist yet).
  */
 export async function watchClaudeCode(
-  store: JournalStore,
+  store: FileJournalStore,
   dir: string,
   options: WatchClaudeCodeOptions = {},
 ): Promise<ClaudeCodeWatch> {

@@ -3,8 +3,7 @@ import { join } from 'node:path';
 import { userMessage } from '@dsh/fixtures';
 import { afterEach, describe, expect, it } from 'vitest';
 import { importClaudeCode, importedSessionId, importStateDirName } from '../src/index.js';
-import { type JournalStore } from '@dsh/journal';
-import { createJournalStore } from '@dsh/journal-file';
+import { createJournalStore, type FileJournalStore } from '@dsh/journal-file';
 import {
   allEvents,
   cardsByCallId,
@@ -17,7 +16,7 @@ import {
 
 const mainId = importedSessionId(fixtureSessionId);
 let sandbox: ImportSandbox | undefined;
-let store: JournalStore | undefined;
+let store: FileJournalStore | undefined;
 
 afterEach(async () => {
   await store?.close();
@@ -26,7 +25,9 @@ afterEach(async () => {
   sandbox = undefined;
 });
 
-async function setup(withLines?: number): Promise<{ sandbox: ImportSandbox; store: JournalStore }> {
+async function setup(
+  withLines?: number,
+): Promise<{ sandbox: ImportSandbox; store: FileJournalStore }> {
   sandbox = await importSandbox(withLines);
   store = await createJournalStore({ dataDir: sandbox.dataDir });
   return { sandbox, store };

@@ -4,8 +4,8 @@ import { timestampDate } from '@bufbuild/protobuf/wkt';
 import type { SessionEvent } from '@dsh/gen/events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { importClaudeCode, importedSessionId } from '../src/index.js';
-import { eventType, type JournalStore } from '@dsh/journal';
-import { createJournalStore } from '@dsh/journal-file';
+import { eventType } from '@dsh/journal';
+import { createJournalStore, type FileJournalStore } from '@dsh/journal-file';
 import {
   allEvents,
   fixtureMain,
@@ -19,7 +19,7 @@ const mainId = importedSessionId(fixtureSessionId);
 const sideId = `${mainId}-side-1`;
 const agentId = `${mainId}-agent-a1b2c3`;
 let sandbox: ImportSandbox | undefined;
-let store: JournalStore | undefined;
+let store: FileJournalStore | undefined;
 
 afterEach(async () => {
   await store?.close();
@@ -28,7 +28,9 @@ afterEach(async () => {
   sandbox = undefined;
 });
 
-async function setup(withLines?: number): Promise<{ sandbox: ImportSandbox; store: JournalStore }> {
+async function setup(
+  withLines?: number,
+): Promise<{ sandbox: ImportSandbox; store: FileJournalStore }> {
   sandbox = await importSandbox(withLines);
   store = await createJournalStore({ dataDir: sandbox.dataDir });
   return { sandbox, store };

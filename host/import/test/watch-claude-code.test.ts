@@ -6,8 +6,7 @@ import type { SessionEvent } from '@dsh/gen/events';
 import { SessionService, type FollowResponse } from '@dsh/gen/service';
 import { afterEach, describe, expect, it } from 'vitest';
 import { importedSessionId, watchClaudeCode, type ClaudeCodeWatch } from '../src/index.js';
-import { type JournalStore } from '@dsh/journal';
-import { createJournalStore } from '@dsh/journal-file';
+import { createJournalStore, type FileJournalStore } from '@dsh/journal-file';
 import { startServer, type RunningServer } from '@dsh/server';
 import { iterate } from '@dsh/server/test-kit';
 import {
@@ -22,7 +21,7 @@ const mainId = importedSessionId(fixtureSessionId);
 
 /** A real host over a data dir, with the transcript watch attached to its store. */
 interface WatchedHost {
-  readonly store: JournalStore;
+  readonly store: FileJournalStore;
   readonly server: RunningServer;
   readonly watch: ClaudeCodeWatch;
   readonly client: Client<typeof SessionService>;

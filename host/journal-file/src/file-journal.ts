@@ -10,17 +10,19 @@ import {
   eventFromHead,
   eventType,
   JournalError,
-  type AppendOptions,
   type EventPayload,
-  type Journal,
-  type JournalListener,
-  type JournalPage,
+  type JournalHead,
+  type JournalLog,
+  LiveFeed,
+  type LiveOptions,
+  type LogAppendOptions,
+  type LogReadOptions,
+  type MessageStartsQuery,
   oversizedLineEvent,
-  pageRange,
   prepareAppend,
   type PreparedAppend,
+  type ProjectionCheckpoint,
   type ProjectionCheckpoints,
-  type ReadOptions,
 } from '@dsh/journal';
 import { ioError, isReadOnlyError } from './io-error.js';
 import type { JournalIndex } from './journal-index.js';
@@ -43,13 +45,14 @@ export interface JournalFile {
 }
 
 /**
- * One open journal file. Appends are group-committed: every append issued before the
- * next write gets its seqs at call time and shares one write and one fdatasync on an
- * O_APPEND fd; only then are the index, projections and listeners advanced, so `length`
- * counts durable events and a listener never sees an event that is not on disk.
+ * One open journal file. Appends are group-committed: every append accepted before the
+ * next write takes its seqs at call time (it must name the next free one) and shares one
+ * write and one fdatasync on an O_APPEND fd; only then are the index, projections and
+ * tails advanced, so `head()` counts durable events and a tail never sees an event that
+ * is not on disk.
  */
-export class FileJournal implements Journal {
-  private readonly listeners = new Set<JournalListener>();
+export class FileJournal implements JournalLog {
+  private readonly tails = new LiveFeed<SessionEvent>();
   private queue: PendingAppend[] = [];
   private flushing: Promise<void> | undefined;
   private nextSeq: number;
@@ -119,19 +122,23 @@ export class FileJournal implements Journal {
     return this.file.readOnly || this.refusal !== undefined;
   }
 
-  get length(): number {
-    return this.index.length;
+  head(): Promise<JournalHead> {
+    return Promise.resolve(this.end);
   }
 
-  get updatedAt(): Date {
-    return this.lastTime ?? new Date(this.header.createdAt);
+  /** The durable end, known in memory. */
+  get end(): JournalHead {
+    return {
+      length: this.index.length,
+      updatedAt: this.lastTime ?? new Date(this.header.createdAt),
+    };
   }
 
-  get listenerCount(): number {
-    return this.listeners.size;
+  get tailCount(): number {
+    return this.tails.count;
   }
 
-  append(payloads: readonly EventPayload[], options?: AppendOptions): Promise<SessionEvent[]> {
+  append(payloads: readonly EventPayload[], options: LogAppendOptions): Promise<SessionEvent[]> {
     const { sessionId } = this.file;
     const refused = this.file.readOnly
       ? `session ${sessionId} is read-only (a fixture or imported journal)`
@@ -141,6 +148,16 @@ export class FileJournal implements Journal {
           ? `session ${sessionId} is closed`
           : undefined;
     if (refused !== undefined) return Promise.reject(new JournalError('read_only', refused));
+    if (options.expectedSeq !== this.nextSeq) {
+      return Promise.reject(
+        new JournalError(
+          'conflict',
+          `session ${sessionId}: an append expected seq ${options.expectedSeq} to be next, ` +
+            `but the next seq is ${this.nextSeq}: another writer appended first; read the ` +
+            'session again before appending',
+        ),
+      );
+    }
     const prepared = prepareAppend(sessionId, this.nextSeq, payloads, options);
     if (!prepared.ok) return Promise.reject(prepared.error);
     if (payloads.length === 0) return Promise.resolve([]);
@@ -151,7 +168,7 @@ export class FileJournal implements Journal {
     });
   }
 
-  async read(from: number, to: number, options?: ReadOptions): Promise<SessionEvent[]> {
+  async read(from: number, to: number, options?: LogReadOptions): Promise<SessionEvent[]> {
     const length = this.index.length;
     if (!(
       Number.isInteger(from) &&
@@ -169,6 +186,7 @@ export class FileJournal implements Journal {
       to = this.index.endWithin(from, to, options.maxBytes);
     }
     const lines = await this.readLines(from, to);
+    if (options?.fields === 'projections') return this.projected(from, lines);
     return lines.map((line, i) => {
       const seq = from + i;
       if (line === undefined) return oversizedLineEvent(seq, this.index.oversized(seq)!);
@@ -178,44 +196,45 @@ export class FileJournal implements Journal {
     });
   }
 
-  async page(beforeSeq: number | undefined, maxMessages: number): Promise<JournalPage> {
-    const range = pageRange(this.index, this.index.length, beforeSeq, maxMessages);
-    if (!range.ok) {
-      throw new JournalError('invalid_argument', `session ${this.file.sessionId}: ${range.error}`);
-    }
-    const { start, end } = range.value;
-    const [events, baseline] = await Promise.all([
-      this.read(start, end),
-      beforeSeq === undefined ? this.baselineAt(start) : undefined,
-    ]);
-    return { events, hasMore: start > 0, baseline };
+  bytes(from: number, to: number): Promise<number> {
+    return Promise.resolve(this.index.servedBytes(from, to));
   }
 
-  subscribe(listener: JournalListener): () => void {
-    // A wrapper, so the same function subscribed twice gets two independent registrations.
-    const entry: JournalListener = (events) => listener(events);
-    this.listeners.add(entry);
-    return () => {
-      this.listeners.delete(entry);
-    };
+  messageStarts(query: MessageStartsQuery): Promise<number[]> {
+    const k = this.index.messagesBefore(query.before);
+    const starts: number[] = [];
+    for (let i = Math.max(0, k - query.last); i < k; i += 1) starts.push(this.index.boundary(i));
+    return Promise.resolve(starts);
   }
 
-  /** Waits for pending appends, then closes the file; later appends are refused. */
+  checkpoint(seq: number): Promise<ProjectionCheckpoint> {
+    return Promise.resolve(this.checkpoints.checkpointFor(seq));
+  }
+
+  tail(_from: number, options: LiveOptions): AsyncIterable<readonly SessionEvent[]> {
+    // Every tail gets every committed batch; follow drops what lies below its seq.
+    return this.tails.subscribe(options.signal);
+  }
+
+  /** Waits for pending appends, then closes the file and ends its tails; later appends are refused. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     await this.flushing;
+    this.tails.close();
     await this.fd.close();
   }
 
-  private async baselineAt(seq: number) {
-    const checkpoint = this.checkpoints.checkpointFor(seq);
+  /**
+   * The events of `lines` (from seq `from`) some projection reads, decoded in just those
+   * fields; oversized lines feed no projection.
+   */
+  private projected(from: number, lines: readonly (string | undefined)[]): SessionEvent[] {
     const { registry } = this.file;
-    let states = checkpoint.states;
-    const lines = await this.readLines(checkpoint.seq, seq);
+    const events: SessionEvent[] = [];
     lines.forEach((line, i) => {
-      const at = checkpoint.seq + i;
-      if (line === undefined) return; // Oversized: folded into no projection.
+      const at = from + i;
+      if (line === undefined) return;
       let parsed: unknown;
       try {
         parsed = JSON.parse(line);
@@ -225,9 +244,9 @@ export class FileJournal implements Journal {
       const head = checkEventHead(parsed, at);
       if (!head.ok) throw this.corrupt(at, head.error);
       const reads = registry.reads.get(head.value.type);
-      if (reads !== undefined) states = registry.fold(states, eventFromHead(head.value, reads));
+      if (reads !== undefined) events.push(eventFromHead(head.value, reads));
     });
-    return registry.baseline(states, seq);
+    return events;
   }
 
   /** The lines of events [from, to); `undefined` stands for an oversized line, never read. */
@@ -304,14 +323,7 @@ export class FileJournal implements Journal {
       });
     }
     this.lastTime = new Date(batch.at(-1)!.lastTimeMs);
-    const events = batch.flatMap((p) => p.events);
-    for (const listener of this.listeners) {
-      try {
-        listener(events);
-      } catch (error) {
-        console.error(`dsh: a journal listener of session ${this.file.sessionId} threw`, error);
-      }
-    }
+    this.tails.push(batch.flatMap((p) => p.events));
     for (const pending of batch) pending.resolve(pending.events);
     this.file.onAppend?.();
   }

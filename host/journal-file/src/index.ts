@@ -1,9 +1,19 @@
 /**
  * The file backend of the journal: one append-only JSONL file per session, an in-memory
- * index of line offsets and message boundaries rebuilt on open, and the store over a
- * data dir plus read-only fixture dirs. Contracts and codec come from `@dsh/journal`.
+ * index of line offsets and message boundaries rebuilt on open, over a data dir plus
+ * read-only fixture dirs. It implements `JournalBackend` of `@dsh/journal`, which writes
+ * the page cut, the baseline and follow once above it.
  */
-export { createJournalStore, type JournalStoreOptions } from './journal-store.js';
+export {
+  createJournalStore,
+  type FileJournalStore,
+  type JournalStoreOptions,
+} from './journal-store.js';
+export {
+  createFileJournalBackend,
+  type FileJournalBackend,
+  type FileJournalOptions,
+} from './file-journal-backend.js';
 export {
   acquireDataDirLock,
   dataDirHeldMessage,

@@ -1,16 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { timestampDate } from '@bufbuild/protobuf/wkt';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { userMessage } from '@dsh/fixtures';
 import type { SessionEvent } from '@dsh/gen/events';
-import { type JournalStore } from '@dsh/journal';
-import { createJournalStore } from '../src/index.js';
+import { onAppended } from '@dsh/journal/test-kit';
+import { createJournalStore, type FileJournalStore } from '../src/index.js';
 import { tempDir } from './journal-test-kit.js';
 
 let dir: string;
 let cleanup: () => Promise<void>;
-let store: JournalStore;
+let store: FileJournalStore;
 
 beforeEach(async () => {
   ({ dir, cleanup } = await tempDir());
@@ -34,7 +34,7 @@ describe('append()', () => {
       '2025-03-04T05:06:09.999Z',
     ];
     const notified: SessionEvent[] = [];
-    journal.subscribe((list) => notified.push(...list));
+    await onAppended(journal, (list) => notified.push(...list));
     const [first, second] = await Promise.all([
       journal.append([userMessage('a'), userMessage('b')], {
         times: given.slice(0, 2).map((t) => new Date(t)),
@@ -46,7 +46,7 @@ describe('append()', () => {
     const appended = [...first!, ...second!];
     expect(appended.map((e) => e.seq)).toEqual([0, 1, 2, 3]);
     expect(isoTimes(appended)).toEqual(given);
-    expect(isoTimes(notified)).toEqual(given);
+    await vi.waitFor(() => expect(isoTimes(notified)).toEqual(given));
     expect(journal.updatedAt.toISOString()).toBe(given[3]);
     expect(isoTimes(await journal.read(0, 4))).toEqual(given);
     const lines = (await readFile(join(store.dataDir, 'timed.jsonl'), 'utf8')).trim().split('\n');

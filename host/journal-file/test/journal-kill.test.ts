@@ -6,7 +6,6 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createJournalStore } from '../src/index.js';
 import { tempDir } from './journal-test-kit.js';
 
-const runTs = fileURLToPath(new URL('../../bin/run-ts.js', import.meta.url));
 const child = fileURLToPath(new URL('./append-until-killed.ts', import.meta.url));
 
 let dir: string;
@@ -20,13 +19,15 @@ afterEach(async () => {
 
 /** Runs the appending child until it acknowledged some events, kills it -9 after `ms`. */
 async function appendThenKill(sessionId: string, ms: number): Promise<number> {
-  const proc = spawn(process.execPath, [runTs, child, dir, sessionId], {
+  const proc = spawn(process.execPath, ['--import', 'tsx', child, dir, sessionId], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
   let lastAck = -1;
   let killed = false;
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+    proc.once('exit', (_code, signal) => resolve(signal)),
+  );
   proc.stdout.on('data', (chunk: Buffer) => {
     out += chunk.toString();
     const lines = out.split('\n');
@@ -37,32 +38,40 @@ async function appendThenKill(sessionId: string, ms: number): Promise<number> {
       setTimeout(() => proc.kill('SIGKILL'), ms);
     }
   });
-  await exited;
+  // A child that never got to append (it failed to start) would make this test pass idly.
+  expect(await exited).toBe('SIGKILL');
+  expect(lastAck).toBeGreaterThanOrEqual(0);
   return lastAck;
 }
 
 describe('appends killed with SIGKILL (subprocess)', () => {
-  it('lose no acknowledged event and leave a tail the next open recovers', async () => {
-    const store = await createJournalStore({ dataDir: dir });
-    const id = (await store.create({ cwd: '/work', sessionId: 'killed' })).header.sessionId;
-    await store.close();
-    let acknowledged = -1;
-    for (const ms of [30, 150, 400, 80]) {
-      acknowledged = Math.max(acknowledged, await appendThenKill(id, ms));
-      const reopened = await createJournalStore({ dataDir: dir });
-      const journal = await reopened.open(id);
-      expect(journal.length).toBeGreaterThan(acknowledged);
-      const events = await journal.read(0, journal.length);
-      events.forEach((event, seq) => {
-        expect(event.seq).toBe(seq);
-        const block =
-          event.payload.case === 'userMessage' ? event.payload.value.content[0] : undefined;
-        const text = block?.block.case === 'text' ? block.block.value.text : '';
-        expect(text).toMatch(new RegExp(`^event ${seq} `));
-      });
-      await reopened.close();
-      // Any torn tail was cut: the file ends with a whole line.
-      expect((await readFile(join(dir, `${id}.jsonl`), 'utf8')).endsWith('\n')).toBe(true);
-    }
-  });
+  // Four child processes each start tsx and load the backend, which takes seconds apiece
+  // on a loaded machine; a child that hangs still fails the test at this bound.
+  it(
+    'lose no acknowledged event and leave a tail the next open recovers',
+    { timeout: 120_000 },
+    async () => {
+      const store = await createJournalStore({ dataDir: dir });
+      const id = (await store.create({ cwd: '/work', sessionId: 'killed' })).header.sessionId;
+      await store.close();
+      let acknowledged = -1;
+      for (const ms of [30, 150, 400, 80]) {
+        acknowledged = Math.max(acknowledged, await appendThenKill(id, ms));
+        const reopened = await createJournalStore({ dataDir: dir });
+        const journal = await reopened.open(id);
+        expect(journal.length).toBeGreaterThan(acknowledged);
+        const events = await journal.read(0, journal.length);
+        events.forEach((event, seq) => {
+          expect(event.seq).toBe(seq);
+          const block =
+            event.payload.case === 'userMessage' ? event.payload.value.content[0] : undefined;
+          const text = block?.block.case === 'text' ? block.block.value.text : '';
+          expect(text).toMatch(new RegExp(`^event ${seq} `));
+        });
+        await reopened.close();
+        // Any torn tail was cut: the file ends with a whole line.
+        expect((await readFile(join(dir, `${id}.jsonl`), 'utf8')).endsWith('\n')).toBe(true);
+      }
+    },
+  );
 });

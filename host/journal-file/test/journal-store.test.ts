@@ -1,15 +1,16 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { events, extension, userMessage } from '@dsh/fixtures';
-import { encodeEventLine, type JournalStore, type StoreChange } from '@dsh/journal';
-import { createJournalStore } from '../src/index.js';
+import { encodeEventLine, type StoreChange } from '@dsh/journal';
+import { onAppended, onStoreChange } from '@dsh/journal/test-kit';
+import { createJournalStore, type FileJournalStore } from '../src/index.js';
 import { conversation, header, journalText, tempDir, writeJournal } from './journal-test-kit.js';
 
 let dir: string;
 let fixtures: string;
 let cleanup: () => Promise<void>;
-let store: JournalStore;
+let store: FileJournalStore;
 
 beforeEach(async () => {
   ({ dir, cleanup } = await tempDir());
@@ -45,7 +46,7 @@ describe('open()', () => {
 describe('create()', () => {
   it('writes a header, lists the session and emits added', async () => {
     const changes: StoreChange[] = [];
-    store.onChange((c) => changes.push(c));
+    await onStoreChange(store, (c) => changes.push(c));
     const journal = await store.create({ cwd: '/w', model: 'm', title: 'T' });
     const id = journal.header.sessionId;
     expect(id).toMatch(/^s-[0-9a-z]+-[0-9a-f]{8}$/);
@@ -53,7 +54,7 @@ describe('create()', () => {
     expect(journal.header).toMatchObject({ cwd: '/w', model: 'm', title: 'T', parentId: '' });
     const text = await readFile(join(store.dataDir, `${id}.jsonl`), 'utf8');
     expect(JSON.parse(text.trim())).toEqual(journal.header);
-    expect(changes).toEqual([{ kind: 'added', sessionId: id }]);
+    await vi.waitFor(() => expect(changes).toEqual([{ kind: 'added', sessionId: id }]));
   });
 
   it('refuses a taken id, in the data dir or a fixture dir', async () => {
@@ -83,11 +84,16 @@ describe('append()', () => {
   it('assigns contiguous seqs in call order and notifies each event once, in order', async () => {
     const journal = await store.create({ cwd: '/w', sessionId: 'live' });
     const changes: StoreChange[] = [];
-    store.onChange((c) => changes.push(c));
+    await onStoreChange(store, (c) => changes.push(c));
     const calls: number[][] = [];
-    const unsubscribe = journal.subscribe((list) => calls.push(list.map((e) => e.seq)));
-    journal.subscribe(() => {
-      throw new Error('a broken listener does not stop the others');
+    const unsubscribe = await onAppended(journal, (list) => calls.push(list.map((e) => e.seq)));
+    // A follow that is never read does not hold the others back.
+    const idle = new AbortController();
+    await journal.follow(0, {
+      signal: idle.signal,
+      queueLimit: 100,
+      readChunk: 10,
+      readChunkBytes: 1024,
     });
     const batches = await Promise.all([
       journal.append([userMessage('a')]),
@@ -98,7 +104,7 @@ describe('append()', () => {
     const later = await journal.append([userMessage('e')]);
     expect(later[0]!.seq).toBe(4);
     // Appends issued in one tick share one write: one notification for all of them.
-    expect(calls).toEqual([[0, 1, 2, 3], [4]]);
+    await vi.waitFor(() => expect(calls).toEqual([[0, 1, 2, 3], [4]]));
     expect(journal.length).toBe(5);
     const text = await readFile(join(store.dataDir, 'live.jsonl'), 'utf8');
     expect(text.trim().split('\n')).toHaveLength(6);
@@ -106,22 +112,25 @@ describe('append()', () => {
     const updates = changes.filter((c) => c.kind === 'updated');
     expect(updates.length).toBeGreaterThanOrEqual(1);
     expect(updates.length).toBeLessThanOrEqual(2); // One per tick with appends, not per event.
-    expect(journal.listenerCount).toBe(2);
+    expect(journal.tailCount).toBe(2);
     unsubscribe();
-    expect(journal.listenerCount).toBe(1);
+    expect(journal.tailCount).toBe(1);
+    idle.abort();
+    expect(journal.tailCount).toBe(0);
   });
 
   it('has every notified event on disk when the listener runs', async () => {
     const journal = await store.create({ cwd: '/w', sessionId: 'durable' });
     const path = join(store.dataDir, 'durable.jsonl');
     const checks: Promise<boolean>[] = [];
-    journal.subscribe((list) => {
+    await onAppended(journal, (list) => {
       const last = list.at(-1)!;
       checks.push(
         readFile(path, 'utf8').then((text) => text.includes(encodeEventLine(last) + '\n')),
       );
     });
     for (let i = 0; i < 5; i += 1) await journal.append([userMessage(`m${i}`)]);
+    await vi.waitFor(() => expect(checks).toHaveLength(5));
     expect(await Promise.all(checks)).toEqual([true, true, true, true, true]);
   });
 

@@ -1,7 +1,8 @@
 /**
  * The journal core every backend shares: the store and journal contracts, JournalError,
- * the event-line codec, page ranges, session ids and the projections a tail page carries.
- * No file access: a backend such as `@dsh/journal-file` builds on it.
+ * the event-line codec, the page cut, follow, session ids and the projections a tail page
+ * carries, written once over the `JournalBackend` interface. No file or network access:
+ * a backend such as `@dsh/journal-file` implements the storage.
  */
 export {
   messageTypes,
@@ -31,16 +32,18 @@ export {
 export {
   JournalError,
   type AppendOptions,
+  type CreateJournal,
   type EventPayload,
+  type FollowOptions,
   type Journal,
   type JournalErrorKind,
-  type JournalListener,
+  type JournalFollow,
   type JournalPage,
   type JournalStore,
-  type JournalSummary,
   type ReadOptions,
-  type StoreChange,
 } from './journal-types.js';
+export type { JournalHead, JournalSummary, StoreChange } from './journal-backend.js';
+export { openJournalStore, type OpenJournalStoreOptions } from './open-journal-store.js';
 export {
   maxEventLineBytes,
   oversizedLineType,
@@ -51,11 +54,13 @@ export {
 } from './oversized-line.js';
 export { prepareAppend, type PreparedAppend } from './prepare-append.js';
 export {
+  checkPageRequest,
   defaultMaxMessages,
   maxMaxMessages,
   maxPageBytes,
   pageRange,
   type PageRange,
+  type PageRequest,
 } from './page-range.js';
 export { parseSessionId } from './session-id.js';
 export {
@@ -73,6 +78,16 @@ export {
   type TokenUsageState,
 } from './projections/index.js';
 
-// For journal backends: append-time checks and projection checkpoints.
+// For journal backends: the interface they implement, and what helps implement it.
+export type {
+  JournalBackend,
+  JournalLog,
+  LiveOptions,
+  LogAppendOptions,
+  LogReadOptions,
+  MessageStartsQuery,
+  ProjectionCheckpoint,
+} from './journal-backend.js';
 export { checkAppendTimes } from './check-append-times.js';
 export { checkpointInterval, ProjectionCheckpoints } from './projection-checkpoints.js';
+export { LiveFeed } from './live-feed.js';

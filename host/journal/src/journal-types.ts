@@ -1,5 +1,6 @@
 import type { SessionEvent } from '@dsh/gen/events';
 import type { Baseline } from '@dsh/gen/service';
+import type { JournalHead, JournalSummary, StoreChange } from './journal-backend.js';
 import type { JournalHeader } from './journal-header.js';
 
 /** The payload of an event to append; the journal assigns seq and time. */
@@ -27,9 +28,11 @@ export type JournalErrorKind =
   | 'corrupt' // the file cannot be read (a bad middle line, a bad header)
   | 'read_only' // an append to a fixture, a closed journal or a read-only data dir
   | 'exists' // create with an id that is taken
+  | 'conflict' // an append named a seq another writer took first
   | 'no_space' // the disk holding the data dir is full
   | 'unavailable' // any other I/O failure of the data dir (EIO, too many open files...)
-  | 'too_large'; // an event whose journal line would pass the line limit
+  | 'too_large' // an event whose journal line would pass the line limit
+  | 'too_slow'; // a follower that fell too far behind the live events
 
 /** The one error type of the journal boundary. */
 export class JournalError extends Error {
@@ -44,23 +47,63 @@ export class JournalError extends Error {
   }
 }
 
-/** Receives events after they are durable, in seq order, contiguous across calls. */
-export type JournalListener = (events: readonly SessionEvent[]) => void;
+/** Options of `Journal.follow`. */
+export interface FollowOptions {
+  /** Live events a follow may hold untaken before it fails with `too_slow`. */
+  readonly queueLimit: number;
+  /** Most events per catch-up read. */
+  readonly readChunk: number;
+  /** Most bytes of journal lines per catch-up read (at least one event is read). */
+  readonly readChunkBytes: number;
+  /** Ends the follow and releases its tail, queue and chunk at once. */
+  readonly signal: AbortSignal;
+}
 
-/** One session's journal, open. */
+/**
+ * A follow of one journal from a seq on: catch-up reads, then live events, contiguous and
+ * each exactly once. It holds at most one catch-up chunk and `queueLimit` live events.
+ * Iterated with `for await`, it ends when it is closed or aborted or the journal closes.
+ */
+export interface JournalFollow extends AsyncIterable<readonly SessionEvent[]> {
+  /** The journal's length when the follow started listening (its tail was live). */
+  readonly length: number;
+  /**
+   * The next events in seq order (never empty), waiting for appends when there are none.
+   * Rejects with `too_slow` once the reader fell `queueLimit` live events behind, and
+   * with the abort reason once the signal aborted.
+   */
+  next(): Promise<readonly SessionEvent[]>;
+  /** Ends the follow at once, releasing its tail and queue (as an abort of its signal does). */
+  close(): void;
+}
+
+/**
+ * One session's journal, open, as the agent, the importers and the server use it: the
+ * storage of a `JournalLog` with the page cut, the tail-page baseline and follow's
+ * catch-up and de-duplication on top, the same for every backend.
+ */
 export interface Journal {
   readonly header: JournalHeader;
+  /** True when this host cannot append to it (appends fail with `read_only`). */
   readonly readOnly: boolean;
-  /** Number of events; the next seq to be assigned. */
-  readonly length: number;
-  /** Time of the last event (by seq), or the creation time for an empty journal. */
-  readonly updatedAt: Date;
   /**
-   * Appends events, assigning contiguous seqs and the current time (or `options.times`,
-   * kept as given even when not ascending), and resolves once they are on disk
-   * (fdatasync). Listeners are notified after that, in seq order. Bad `times` (a length
-   * other than the payloads', an invalid or out-of-range date) reject with
-   * `invalid_argument` before anything is written.
+   * Events known to be durable: the length when opened, advanced by this journal's own
+   * appends and by `head()`. Exact for the one writer of a session; a reader that must
+   * see other writers' appends asks `head()`.
+   */
+  readonly length: number;
+  /** Time of the last known event (by seq), or the creation time for an empty journal. */
+  readonly updatedAt: Date;
+  /** The store's current end, asked of the backend. */
+  head(): Promise<JournalHead>;
+  /** What a session list shows of this journal, as of `head()`. */
+  summary(): Promise<JournalSummary>;
+  /**
+   * Appends events at the end this journal expects (its `length` plus the appends still
+   * being written), with the current time (or `options.times`, kept as given even when not
+   * ascending), and resolves once they are durable. Bad `times` reject with
+   * `invalid_argument` before anything is written; an end another writer moved rejects
+   * with `conflict`.
    */
   append(payloads: readonly EventPayload[], options?: AppendOptions): Promise<SessionEvent[]>;
   /**
@@ -71,10 +114,13 @@ export interface Journal {
   read(from: number, to: number, options?: ReadOptions): Promise<SessionEvent[]>;
   /** The message-aligned page ending before `beforeSeq` (tail when undefined). */
   page(beforeSeq: number | undefined, maxMessages: number): Promise<JournalPage>;
-  /** Registers a listener for appended events; returns the function that removes it. */
-  subscribe(listener: JournalListener): () => void;
-  /** Number of registered listeners (tests check for leaks). */
-  readonly listenerCount: number;
+  /**
+   * Follows the journal from seq `from` (at most its length): resolves once its tail is
+   * live, so nothing appended after that is missed.
+   */
+  follow(from: number, options: FollowOptions): Promise<JournalFollow>;
+  /** Live tails open on this journal in this process (tests check for leaks). */
+  readonly tailCount: number;
 }
 
 /** A page as the journal computes it. */
@@ -85,37 +131,31 @@ export interface JournalPage {
   readonly baseline: Baseline | undefined;
 }
 
-/** What the store tells about a session without opening its events. */
-export interface JournalSummary {
-  readonly header: JournalHeader;
-  readonly readOnly: boolean;
-  readonly length: number;
-  readonly updatedAt: Date;
-  /** Set when the journal cannot be read; the session still lists, with this reason. */
-  readonly error: string | undefined;
+/** What creating a session takes. */
+export interface CreateJournal {
+  readonly cwd: string;
+  readonly parentId?: string;
+  readonly model?: string;
+  readonly title?: string;
+  /** The id to take; a generated one when absent. */
+  readonly sessionId?: string;
+  /** Creation time for the header (an import keeps its source's); now when absent. */
+  readonly createdAt?: Date;
 }
 
-/** A change to the set of sessions, for WatchSessions. */
-export type StoreChange =
-  { kind: 'added'; sessionId: string } | { kind: 'updated'; sessionId: string };
-
-/** Every session under the data dir (writable) and the fixture dirs (read-only). */
+/** Every session of one backend, as the agent, the importers and the server use them. */
 export interface JournalStore {
-  readonly dataDir: string;
+  /** Where the sessions are kept, as a person names it (a data dir, a database). */
+  readonly location: string;
   list(): Promise<JournalSummary[]>;
   /** Opens (or returns the already open) journal; throws JournalError. */
   open(sessionId: string): Promise<Journal>;
-  create(init: {
-    cwd: string;
-    parentId?: string;
-    model?: string;
-    title?: string;
-    sessionId?: string;
-    /** Creation time for the header (an import keeps its source's); now when absent. */
-    createdAt?: Date;
-  }): Promise<Journal>;
-  /** Observes created sessions and appends to any open journal. */
-  onChange(listener: (change: StoreChange) => void): () => void;
+  create(init: CreateJournal): Promise<Journal>;
+  /**
+   * Changes to the set of sessions (created, appended to), in batches; the first batch,
+   * possibly empty, comes once the watch is live, so a list read after it misses nothing.
+   */
+  watch(options: { readonly signal: AbortSignal }): AsyncIterable<readonly StoreChange[]>;
   /** Flushes and closes every open journal. */
   close(): Promise<void>;
 }

@@ -11,12 +11,49 @@ export const maxMaxMessages = 1000;
  */
 export const maxPageBytes = 32 * 1024 * 1024;
 
-/** What `pageRange` needs from the journal index. */
-export interface BoundaryIndex {
-  messagesBefore(end: number): number;
-  boundary(i: number): number;
-  /** Bytes of the lines of events [from, to) that a read serves; without it, no byte budget. */
-  servedBytes?(from: number, to: number): number;
+/** A checked page request: the page ends before `end` and holds up to `size` messages. */
+export interface PageRequest {
+  readonly end: number;
+  readonly size: number;
+}
+
+/**
+ * Checks a page request against a journal of `length` events, the one place its limits
+ * live: `beforeSeq` in 0..length (undefined for the tail), `maxMessages` in 0..1000
+ * (0 = 50). The error names the range and what to do instead.
+ */
+export function checkPageRequest(
+  sessionId: string,
+  length: number,
+  beforeSeq: number | undefined,
+  maxMessages: number,
+): LineResult<PageRequest> {
+  if (beforeSeq !== undefined && !(Number.isInteger(beforeSeq) && beforeSeq >= 0)) {
+    return {
+      ok: false,
+      error: `beforeSeq ${beforeSeq} is not a seq: use 0..${length}, or leave it out for the tail page`,
+    };
+  }
+  if (beforeSeq !== undefined && beforeSeq > length) {
+    return {
+      ok: false,
+      error:
+        `beforeSeq ${beforeSeq} is past the end of session ${sessionId}: it has ${length} ` +
+        `events; use 0..${length}, or leave it out for the tail page`,
+    };
+  }
+  if (!Number.isInteger(maxMessages) || maxMessages < 0 || maxMessages > maxMaxMessages) {
+    return {
+      ok: false,
+      error:
+        `maxMessages ${maxMessages} is out of range: use 1..${maxMaxMessages} ` +
+        `(0 = ${defaultMaxMessages}) and page on with beforeSeq`,
+    };
+  }
+  return {
+    ok: true,
+    value: { end: beforeSeq ?? length, size: maxMessages === 0 ? defaultMaxMessages : maxMessages },
+  };
 }
 
 /** The events [start, end) of a page. */
@@ -26,58 +63,30 @@ export interface PageRange {
 }
 
 /**
- * Cuts the message-aligned page ending before `beforeSeq` (the tail when undefined):
- * with k boundaries before the end, the page starts at the `maxMessages`-th boundary
- * from the end, or at 0 when there are no more; a page over `maxPageBytes` starts at a
- * later boundary instead (the latest that keeps it under, or the last one). Validates
- * `beforeSeq` (0..length) and `maxMessages` (0 = 50, at most 1000).
+ * Cuts the message-aligned page of up to `size` messages ending before `end`, from
+ * `starts`, the last `size + 1` message starts below `end` (ascending; fewer when there
+ * are no more): the page starts at the `size`-th start from the end, or at 0 when there
+ * are no more. A page whose `bytes` pass `maxPageBytes` starts at a later message start
+ * instead (the earliest that keeps it under, or the last one).
  */
-export function pageRange(
-  index: BoundaryIndex,
-  length: number,
-  beforeSeq: number | undefined,
-  maxMessages: number,
-): LineResult<PageRange> {
-  if (beforeSeq !== undefined && !(Number.isInteger(beforeSeq) && beforeSeq >= 0)) {
-    return { ok: false, error: `beforeSeq ${beforeSeq} is not a seq: use 0..${length}` };
-  }
-  if (beforeSeq !== undefined && beforeSeq > length) {
-    return {
-      ok: false,
-      error: `beforeSeq ${beforeSeq} is past the journal's end: use 0..${length}`,
-    };
-  }
-  if (!Number.isInteger(maxMessages) || maxMessages < 0 || maxMessages > maxMaxMessages) {
-    return {
-      ok: false,
-      error: `maxMessages ${maxMessages} is out of range: use 1..${maxMaxMessages} (0 = ${defaultMaxMessages})`,
-    };
-  }
-  const size = maxMessages === 0 ? defaultMaxMessages : maxMessages;
-  const end = beforeSeq ?? length;
-  const k = index.messagesBefore(end);
-  const start = k <= size ? 0 : index.boundary(k - size);
-  return { ok: true, value: { start: withinBudget(index, start, end, k, size), end } };
-}
-
-/** The page start moved to a later boundary while the page is over the byte budget. */
-function withinBudget(
-  index: BoundaryIndex,
-  start: number,
+export async function pageRange(
+  starts: readonly number[],
   end: number,
-  k: number,
   size: number,
-): number {
-  const bytes = index.servedBytes?.bind(index);
-  if (bytes === undefined || k === 0 || bytes(start, end) <= maxPageBytes) return start;
-  // Boundaries k-size.. k-1 (or 0.. k-1): the page shrinks as the start index grows.
-  let lo = Math.max(0, k - size);
-  let hi = k - 1;
-  if (bytes(index.boundary(hi), end) > maxPageBytes) return index.boundary(hi);
+  bytes: (from: number, to: number) => Promise<number>,
+): Promise<PageRange> {
+  const more = starts.length > size;
+  const candidates = more ? starts.slice(starts.length - size) : starts;
+  const start = more ? candidates[0]! : 0;
+  if (candidates.length === 0 || (await bytes(start, end)) <= maxPageBytes) return { start, end };
+  // The page shrinks as its start moves to a later candidate.
+  let lo = 0;
+  let hi = candidates.length - 1;
+  if ((await bytes(candidates[hi]!, end)) > maxPageBytes) return { start: candidates[hi]!, end };
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (bytes(index.boundary(mid), end) <= maxPageBytes) hi = mid;
+    if ((await bytes(candidates[mid]!, end)) <= maxPageBytes) hi = mid;
     else lo = mid + 1;
   }
-  return index.boundary(lo);
+  return { start: candidates[lo]!, end };
 }

@@ -10,7 +10,10 @@ export {
 } from './start-server.js';
 export {
   createNoAgentControl,
+  isAgentRefusal,
   type AgentControl,
+  type AgentRefusal,
+  type AgentRefusalKind,
   type AgentStatus,
 } from './session/agent-control.js';
 export { hostVersion } from './host-version.js';

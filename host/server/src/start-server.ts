@@ -122,7 +122,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       statusPage: async () =>
         renderStatusPage({
           version,
-          dataDir: options.store.dataDir,
+          location: options.store.location,
           sessionCount: (await options.store.list()).length,
           baseUrl: url,
           tokenRequired: token !== undefined,

@@ -1,7 +1,8 @@
 /** The facts the status page shows. */
 export interface StatusFacts {
   readonly version: string;
-  readonly dataDir: string;
+  /** Where the sessions are kept (the journal store's location). */
+  readonly location: string;
   readonly sessionCount: number;
   /** The base URL RPCs are served under, e.g. `http://127.0.0.1:7420`. */
   readonly baseUrl: string;
@@ -31,7 +32,7 @@ pre{background:#f4f4f4;padding:.6rem;overflow-x:auto}td{padding:0 1rem 0 0}</sty
 <code>client-web</code> (its bundle goes to <code>client-web/dist</code>) and reload this page.</p>
 <table>
 <tr><td>Version</td><td>${escape(facts.version)}</td></tr>
-<tr><td>Data dir</td><td><code>${escape(facts.dataDir)}</code></td></tr>
+<tr><td>Sessions kept in</td><td><code>${escape(facts.location)}</code></td></tr>
 <tr><td>Sessions</td><td>${facts.sessionCount}</td></tr>
 <tr><td>RPC base URL</td><td><code>${escape(facts.baseUrl)}</code></td></tr>
 <tr><td>Protocols</td><td>Connect and gRPC-Web over HTTP/1.1, gRPC over h2c, one port</td></tr>

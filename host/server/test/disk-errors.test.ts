@@ -5,8 +5,9 @@ import { createClient } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
 import { events, toolResult, userMessage } from '@dsh/fixtures';
 import { SessionService } from '@dsh/gen/service';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { JournalError, type JournalStore } from '@dsh/journal';
+import { onAppended } from '@dsh/journal/test-kit';
 import { createJournalStore } from '@dsh/journal-file';
 import { startServer, type RunningServer } from '../src/index.js';
 import { rpcError } from './test-host.js';
@@ -71,7 +72,7 @@ describe.skipIf(missing !== undefined)('a full disk', () => {
     const path = join(dataDir, 's.jsonl');
     const size = (await stat(path)).size;
     const seen: number[] = [];
-    journal.subscribe((list) => seen.push(...list.map((e) => e.seq)));
+    await onAppended(journal, (list) => seen.push(...list.map((e) => e.seq)));
     // Leave 64 KiB free, so the 512 KiB event is written in part before ENOSPC.
     await disk.fill();
     const filler = join(disk.dir, '.filler');
@@ -91,6 +92,7 @@ describe.skipIf(missing !== undefined)('a full disk', () => {
     await disk.free();
     const later = await journal.append([userMessage('after'), big]);
     expect(later.map((e) => e.seq)).toEqual([first.length, first.length + 1]);
+    await vi.waitFor(() => expect(seen).toEqual([first.length, first.length + 1]));
     await store.close();
     store = await createJournalStore({ dataDir });
     const reopened = await store.open('s');

@@ -89,12 +89,12 @@ describe('Follow leaks (real HTTP server)', () => {
     // Let every stream run into its blocked write.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     const stalled = heapMiB();
-    expect(journal.listenerCount).toBe(100);
+    expect(journal.tailCount).toBe(100);
     for (const socket of h1) socket.destroy();
     for (const session of h2) session.destroy();
     await vi.waitFor(
       () => {
-        expect(journal.listenerCount).toBe(0);
+        expect(journal.tailCount).toBe(0);
         expect(host.server.stats()).toMatchObject({ requests: 0, streams: { follow: 0 } });
       },
       { timeout: 10_000 },
@@ -147,7 +147,7 @@ describe('Follow leaks (real HTTP server)', () => {
     await appender;
     await vi.waitFor(
       () => {
-        expect(journal.listenerCount).toBe(0);
+        expect(journal.tailCount).toBe(0);
         expect(host.server.stats()).toMatchObject({ requests: 0, streams: { follow: 0 } });
       },
       { timeout: 10_000 },
@@ -201,7 +201,7 @@ describe('Follow leaks (real HTTP server)', () => {
     await appender;
     expect(reconnects).toBeGreaterThan(200);
     expect(seen).toEqual(Array.from({ length: total }, (_, i) => i));
-    await vi.waitFor(() => expect(journal.listenerCount).toBe(0));
+    await vi.waitFor(() => expect(journal.tailCount).toBe(0));
   }, 120_000);
 });
 
@@ -226,11 +226,11 @@ describe('stalled streams', () => {
   it('closes an HTTP/1.1 follower that stopped reading after the stall timeout', async () => {
     const { host, journal } = await setup(400, { limits: { stallTimeoutMs: 500 } });
     const socket = stalledH1Follow(host.server.port, journal.header.sessionId);
-    await vi.waitFor(() => expect(journal.listenerCount).toBe(1));
+    await vi.waitFor(() => expect(journal.tailCount).toBe(1));
     const t0 = Date.now();
     await vi.waitFor(
       () => {
-        expect(journal.listenerCount).toBe(0);
+        expect(journal.tailCount).toBe(0);
         expect(host.server.stats()).toMatchObject({ connections: 0, requests: 0 });
       },
       { timeout: 10_000 },
@@ -261,8 +261,8 @@ describe('stalled streams', () => {
     );
     stream.end(envelope(new TextEncoder().encode(JSON.stringify({ sessionId }))));
     stream.pause(); // this client stops reading: its flow-control window fills
-    await vi.waitFor(() => expect(journal.listenerCount).toBe(1));
-    await vi.waitFor(() => expect(journal.listenerCount).toBe(0), { timeout: 10_000 });
+    await vi.waitFor(() => expect(journal.tailCount).toBe(1));
+    await vi.waitFor(() => expect(journal.tailCount).toBe(0), { timeout: 10_000 });
     const chunks: Buffer[] = [];
     stream.on('data', (chunk: Buffer) => chunks.push(chunk));
     stream.resume();

@@ -59,7 +59,7 @@ describe('Follow (RPC)', () => {
     const error = await rpcError(take(it, 1));
     expect(error).toBeInstanceOf(ConnectError);
     await closed;
-    expect(journal.listenerCount).toBe(0);
+    expect(journal.tailCount).toBe(0);
   });
 
   it('sends the opening frame, then contiguous catch-up and live events', async () => {
@@ -149,7 +149,7 @@ describe('Follow (RPC)', () => {
       await take(it, 2); // the opening frame and one event
       ac.abort();
     }
-    await vi.waitFor(() => expect(journal.listenerCount).toBe(0), { timeout: 10_000 });
+    await vi.waitFor(() => expect(journal.tailCount).toBe(0), { timeout: 10_000 });
     expect(host.logs).toEqual([]); // a client's cancel is not a failure
   }, 120_000);
 
@@ -177,7 +177,7 @@ describe('Follow (RPC)', () => {
     const resumeAt = received.at(-1) ?? 9;
     expect(error?.rawMessage).toContain(`after_seq=${resumeAt}`);
     expect(received).toEqual(range(10, resumeAt + 1));
-    await vi.waitFor(() => expect(journal.listenerCount).toBe(0));
+    await vi.waitFor(() => expect(journal.tailCount).toBe(0));
     const again = iterate(
       host.client.follow({ sessionId, afterSeq: resumeAt }, { signal: ac.signal }),
     );
@@ -210,7 +210,7 @@ describe('Follow (RPC)', () => {
     const error = await rpcError(take(iterate(stream), 1));
     expect(error?.code).toBe(code);
     expect(error?.rawMessage).toContain('without it to start at seq 0');
-    expect(journal.listenerCount).toBe(0);
+    expect(journal.tailCount).toBe(0);
   });
 
   it('refuses an unknown session with not_found', async () => {

@@ -93,7 +93,7 @@ describe('one port, every protocol', () => {
     const res = await raw(host.server.url, '/');
     expect(res.status).toBe(200);
     expect(res.type).toBe('text/html; charset=utf-8');
-    expect(res.body).toContain(host.store.dataDir);
+    expect(res.body).toContain(host.store.location);
     expect(res.body).toContain(`<tr><td>Sessions</td><td>1</td></tr>`);
     expect(res.body).toContain(`${host.server.url}/dsh.session.v1.SessionService/ListSessions`);
     expect((await raw(host.server.url, '/elsewhere')).status).toBe(404);
@@ -154,7 +154,7 @@ describe('renderStatusPage()', () => {
     expect(
       renderStatusPage({
         version: '1.2.3',
-        dataDir: '/home/u/.dsh/<sessions>',
+        location: '/home/u/.dsh/<sessions>',
         sessionCount: 4,
         baseUrl: 'http://127.0.0.1:7420',
         tokenRequired: true,

@@ -128,8 +128,8 @@ describe.skipIf(problem !== undefined)('the Python client (gRPC over h2c)', () =
     ]);
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    // Wait until the stream is open (the host counts the listener), then append.
-    while (journal.listenerCount === 0) await new Promise((r) => setTimeout(r, 20));
+    // Wait until the stream is open (the host counts the tail), then append.
+    while (journal.tailCount === 0) await new Promise((r) => setTimeout(r, 20));
     await journal.append([toolCall('c1', 'bash', { command: 'echo "hi"' })]);
     await journal.append([
       toolResult('c1', 'hi\n[exit code: 0]', { meta: { note: 'é\u001b[0m' } }),

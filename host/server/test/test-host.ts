@@ -14,14 +14,13 @@ import {
   type Payload,
 } from '@dsh/fixtures';
 import { SessionService } from '@dsh/gen/service';
-import { type JournalStore } from '@dsh/journal';
-import { createJournalStore } from '@dsh/journal-file';
+import { createJournalStore, type FileJournalStore } from '@dsh/journal-file';
 import { startServer, type RunningServer, type ServerOptions } from '../src/index.js';
 
 /** A real host on 127.0.0.1 over a temporary data dir, with Connect and gRPC clients. */
 export interface TestHost {
   readonly dir: string;
-  readonly store: JournalStore;
+  readonly store: FileJournalStore;
   readonly server: RunningServer;
   readonly logs: string[];
   /** Connect protocol over HTTP/1.1. */

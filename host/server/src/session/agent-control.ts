@@ -1,4 +1,3 @@
-import { Code, ConnectError } from '@connectrpc/connect';
 import type { ContentBlock } from '@dsh/gen/content';
 import type { PromptMode, RespondRequest } from '@dsh/gen/service';
 
@@ -8,10 +7,36 @@ export interface AgentStatus {
   readonly running: boolean;
 }
 
+/** Why an `AgentControl` refused input. */
+export type AgentRefusalKind = 'invalid_argument' | 'failed_precondition';
+
+/**
+ * What an `AgentControl` method rejects with when it refuses input: an Error named
+ * `AgentError` with a kind (the agent runtime's `AgentError` has this shape), mapped to
+ * a Connect code by `toConnectError` like a `JournalError`.
+ */
+export interface AgentRefusal extends Error {
+  readonly name: 'AgentError';
+  readonly kind: AgentRefusalKind;
+}
+
+/** True for an `AgentRefusal`. */
+export function isAgentRefusal(error: unknown): error is AgentRefusal {
+  if (!(error instanceof Error) || error.name !== 'AgentError') return false;
+  const { kind } = error as { kind?: unknown };
+  return kind === 'invalid_argument' || kind === 'failed_precondition';
+}
+
+/** An `AgentRefusal` for a control of this package's own (the one without an agent). */
+function agentRefusal(kind: AgentRefusalKind, message: string): AgentRefusal {
+  return Object.assign(new Error(message), { name: 'AgentError' as const, kind });
+}
+
 /**
  * What the session service needs from the agent runtime: sending input, cancelling,
  * answering approvals and questions, and the running state of each session. Methods
- * throw `ConnectError` (or `JournalError`) with a code the client can act on.
+ * reject with an `AgentRefusal` (or a `JournalError`) that the server maps to the code a
+ * client can act on.
  */
 export interface AgentControl {
   /** False when no runtime is attached; DescribeHost then leaves out prompt/cancel/respond. */
@@ -33,10 +58,10 @@ export interface AgentControl {
  */
 export function createNoAgentControl(): AgentControl {
   const refuse = (sessionId: string): never => {
-    throw new ConnectError(
+    throw agentRefusal(
+      'failed_precondition',
       `this host has no agent runtime for session ${sessionId}: ` +
         'start dsh serve with an agent runtime to send input',
-      Code.FailedPrecondition,
     );
   };
   return {

@@ -1,10 +1,9 @@
 import { create, type MessageInitShape } from '@bufbuild/protobuf';
 import { timestampNow } from '@bufbuild/protobuf/wkt';
-import { Code, ConnectError } from '@connectrpc/connect';
 import type { SessionEvent } from '@dsh/gen/events';
 import { FollowResponseSchema, type FollowResponse } from '@dsh/gen/service';
 import { JournalError, type Journal } from '@dsh/journal';
-import { abortable, canceled, createWaker } from './abortable.js';
+import { abortable, canceled } from './abortable.js';
 import type { StreamCounter } from './stream-counter.js';
 
 /** Tuning of a follow stream. */
@@ -32,14 +31,12 @@ export const defaultFollowOptions: FollowOptions = {
 
 /**
  * The frames of one follow stream: the opening cursor, then every event from
- * `afterSeq + 1` (or seq 0 when it is absent) on, contiguous and each exactly once, with a
- * heartbeat whenever it is idle for `heartbeatMs`. The listener is registered before
- * the catch-up read and live events are de-duplicated by seq, so nothing appended
- * meanwhile is lost or repeated. Catch-up reads one bounded chunk at a time and the
- * next only once the reader took the last, so a slow reader costs one chunk. It ends
- * only by error: `canceled` when `signal` aborts, `resource_exhausted` when the reader
- * falls `queueLimit` events behind. The listener, the queue and the chunk are released
- * the moment `signal` aborts, even while the generator is suspended on a blocked write.
+ * `afterSeq + 1` (or seq 0 when it is absent) on, as `Journal.follow` delivers them
+ * (contiguous, each exactly once, catch-up in bounded chunks), with a heartbeat whenever
+ * it is idle for `heartbeatMs`. It ends only by error: `canceled` when `signal` aborts,
+ * `resource_exhausted` (`too_slow`) when the reader falls `queueLimit` events behind. The
+ * follow and the events being sent are released the moment `signal` aborts, even while
+ * the generator is suspended on a blocked write.
  */
 export async function* follow(
   journal: Journal,
@@ -48,36 +45,22 @@ export async function* follow(
   signal: AbortSignal,
   counter?: StreamCounter,
 ): AsyncGenerator<FollowResponse, void, undefined> {
-  const waker = createWaker(signal);
-  // Live events not yet sent: queue[head..]. Compacted as it drains.
-  let queue: SessionEvent[] = [];
-  let head = 0;
-  // The catch-up chunk being sent.
-  let chunk: SessionEvent[] = [];
-  let overflow = false;
-  let released = false;
-  const unsubscribe = journal.subscribe((events) => {
-    if (overflow) return;
-    for (const event of events) queue.push(event);
-    if (queue.length - head > options.queueLimit) {
-      overflow = true;
-      queue = [];
-      head = 0;
-    }
-    waker.wake();
-  });
+  const from = afterSeq === undefined ? 0 : afterSeq + 1;
+  const following = await abortable(journal.follow(from, { ...options, signal }), signal);
   counter?.opened('follow');
+  // The events being sent, dropped at once on abort.
+  let sending: readonly SessionEvent[] = [];
+  let released = false;
   const release = (): void => {
     if (released) return;
     released = true;
-    unsubscribe();
-    queue = [];
-    chunk = [];
+    following.close();
+    sending = [];
     counter?.closed('follow');
   };
   signal.addEventListener('abort', release, { once: true });
   try {
-    const length = journal.length;
+    const { length } = following;
     if (afterSeq !== undefined && afterSeq >= length) {
       throw new JournalError(
         'invalid_argument',
@@ -86,44 +69,25 @@ export async function* follow(
           'follow with a smaller after_seq, or without it to start at seq 0',
       );
     }
-    let next = afterSeq === undefined ? 0 : afterSeq + 1;
     yield frame({
       case: 'opening',
-      value: { firstSeq: next, lastSeq: length > 0 ? length - 1 : undefined },
+      value: { firstSeq: from, lastSeq: length > 0 ? length - 1 : undefined },
     });
+    let next: Promise<readonly SessionEvent[]> | undefined;
     for (;;) {
-      if (signal.aborted) throw canceled(signal);
-      if (overflow) throw tooSlow(next, options.queueLimit);
-      const first = queue[head];
-      // Catch up from disk up to the first queued event (or the end known at open).
-      const until = first === undefined ? length : first.seq;
-      if (next < until) {
-        const to = Math.min(until, next + options.readChunk);
-        const maxBytes = options.readChunkBytes;
-        chunk = await abortable(journal.read(next, to, { maxBytes }), signal);
-        for (let i = 0; i < chunk.length; i += 1) {
-          const event = chunk[i]!;
-          yield frame({ case: 'event', value: { event } });
-          if (signal.aborted) throw canceled(signal);
-          next = event.seq + 1;
-        }
-        chunk = [];
+      next ??= following.next();
+      const events = await abortable(idleOrNext(next, options.heartbeatMs), signal);
+      if (events === undefined) {
+        yield frame({ case: 'heartbeat', value: { time: timestampNow() } });
         continue;
       }
-      if (first === undefined) {
-        if (!(await waker.wait(options.heartbeatMs))) {
-          yield frame({ case: 'heartbeat', value: { time: timestampNow() } });
-        }
-        continue;
+      next = undefined;
+      sending = events;
+      for (let i = 0; i < sending.length; i += 1) {
+        yield frame({ case: 'event', value: { event: sending[i]! } });
+        if (signal.aborted) throw canceled(signal);
       }
-      head += 1;
-      if (head >= 1024 && head * 2 >= queue.length) {
-        queue = queue.slice(head);
-        head = 0;
-      }
-      if (first.seq < next) continue;
-      yield frame({ case: 'event', value: { event: first } });
-      next = first.seq + 1;
+      sending = [];
     }
   } finally {
     signal.removeEventListener('abort', release);
@@ -131,14 +95,18 @@ export async function* follow(
   }
 }
 
-function frame(value: MessageInitShape<typeof FollowResponseSchema>['frame']): FollowResponse {
-  return create(FollowResponseSchema, { frame: value });
+/** `next`'s events, or undefined when none came within `idleMs`. */
+function idleOrNext(
+  next: Promise<readonly SessionEvent[]>,
+  idleMs: number,
+): Promise<readonly SessionEvent[] | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const idle = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), idleMs);
+  });
+  return Promise.race([next, idle]).finally(() => clearTimeout(timer));
 }
 
-function tooSlow(next: number, limit: number): ConnectError {
-  const resume = next > 0 ? `reconnect with after_seq=${next - 1}` : 'reconnect without after_seq';
-  return new ConnectError(
-    `follower too slow: more than ${limit} events waited for this stream; ${resume}`,
-    Code.ResourceExhausted,
-  );
+function frame(value: MessageInitShape<typeof FollowResponseSchema>['frame']): FollowResponse {
+  return create(FollowResponseSchema, { frame: value });
 }

@@ -1,7 +1,14 @@
 /** The session layer: the SessionService implementation, follow and the agent boundary. */
-export { createNoAgentControl, type AgentControl, type AgentStatus } from './agent-control.js';
+export {
+  createNoAgentControl,
+  isAgentRefusal,
+  type AgentControl,
+  type AgentRefusal,
+  type AgentRefusalKind,
+  type AgentStatus,
+} from './agent-control.js';
 export { defaultFollowOptions, follow, type FollowOptions } from './follow.js';
 export { createSessionService, type SessionServiceDeps } from './session-service.js';
 export { createStreamCounter, type StreamCounter, type StreamKind } from './stream-counter.js';
-export { newestFirst, sessionSummary, type SummarySource } from './session-summary.js';
+export { newestFirst, sessionSummary } from './session-summary.js';
 export { watchSessions } from './watch-sessions.js';

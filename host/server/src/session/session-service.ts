@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
-import { Code, ConnectError, type ServiceImpl } from '@connectrpc/connect';
+import type { ServiceImpl } from '@connectrpc/connect';
 import { SessionService } from '@dsh/gen/service';
 import { formatVersion, JournalError, type JournalStore } from '@dsh/journal';
 import { abortable } from './abortable.js';
@@ -27,13 +27,10 @@ export interface SessionServiceDeps {
   readonly streams?: StreamCounter;
 }
 
-const defaultPageMessages = 50;
-const maxPageMessages = 1_000;
-
 /**
  * The `SessionService` implementation over a journal store and an agent control.
- * Handlers throw `JournalError` or `ConnectError`; the server's error interceptor maps
- * them to Connect codes in one place.
+ * Handlers throw `JournalError` (or pass on an agent's refusal); the server's error
+ * interceptor maps them to Connect codes in one place (`toConnectError`).
  */
 export function createSessionService(deps: SessionServiceDeps): ServiceImpl<typeof SessionService> {
   const { store, agent } = deps;
@@ -76,26 +73,13 @@ export function createSessionService(deps: SessionServiceDeps): ServiceImpl<type
         }),
         ctx.signal,
       );
-      return { session: sessionSummary(journal, agent.isRunning(journal.header.sessionId)) };
+      const summary = await abortable(journal.summary(), ctx.signal);
+      return { session: sessionSummary(summary, agent.isRunning(journal.header.sessionId)) };
     },
 
     async page(req, ctx) {
-      const maxMessages = req.maxMessages === 0 ? defaultPageMessages : req.maxMessages;
-      if (maxMessages > maxPageMessages) {
-        throw new JournalError(
-          'invalid_argument',
-          `max_messages ${maxMessages} is too large: ask for at most ${maxPageMessages} and page on with before_seq`,
-        );
-      }
       const journal = await abortable(store.open(req.sessionId), ctx.signal);
-      if (req.beforeSeq !== undefined && req.beforeSeq > journal.length) {
-        throw new JournalError(
-          'invalid_argument',
-          `before_seq ${req.beforeSeq} is past the end of session ${req.sessionId}: it has ` +
-            `${journal.length} events; leave before_seq out for the tail page`,
-        );
-      }
-      const page = await abortable(journal.page(req.beforeSeq, maxMessages), ctx.signal);
+      const page = await abortable(journal.page(req.beforeSeq, req.maxMessages), ctx.signal);
       return {
         events: page.events.map((event) => ({ event })),
         hasMore: page.hasMore,
@@ -111,9 +95,9 @@ export function createSessionService(deps: SessionServiceDeps): ServiceImpl<type
     async prompt(req, ctx) {
       await abortable(store.open(req.sessionId), ctx.signal);
       if (req.content.length === 0) {
-        throw new ConnectError(
+        throw new JournalError(
+          'invalid_argument',
           'the prompt has no content: send at least one text block',
-          Code.InvalidArgument,
         );
       }
       return await agent.prompt(req.sessionId, { content: req.content, mode: req.mode });
@@ -127,9 +111,9 @@ export function createSessionService(deps: SessionServiceDeps): ServiceImpl<type
     async respond(req, ctx) {
       await abortable(store.open(req.sessionId), ctx.signal);
       if (req.response.case === undefined) {
-        throw new ConnectError(
+        throw new JournalError(
+          'invalid_argument',
           'the response is empty: set approval or question',
-          Code.InvalidArgument,
         );
       }
       await agent.respond(req.sessionId, req.response);

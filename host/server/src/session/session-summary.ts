@@ -1,19 +1,10 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { SessionSummarySchema, type SessionSummary } from '@dsh/gen/service';
-import type { JournalHeader } from '@dsh/journal';
-
-/** The facts a summary is made of: a store summary or an open journal. */
-export interface SummarySource {
-  readonly header: JournalHeader;
-  readonly readOnly: boolean;
-  readonly length: number;
-  readonly updatedAt: Date;
-  readonly error?: string | undefined;
-}
+import type { JournalSummary } from '@dsh/journal';
 
 /** The wire summary of a session: header facts, size, times, running state, error. */
-export function sessionSummary(source: SummarySource, running: boolean): SessionSummary {
+export function sessionSummary(source: JournalSummary, running: boolean): SessionSummary {
   const { header } = source;
   const created = new Date(header.createdAt);
   return create(SessionSummarySchema, {
@@ -23,8 +14,8 @@ export function sessionSummary(source: SummarySource, running: boolean): Session
     createdAt: Number.isNaN(created.getTime()) ? undefined : timestampFromDate(created),
     updatedAt: timestampFromDate(source.updatedAt),
     running,
-    title: header.title,
-    model: header.model,
+    title: source.title,
+    model: source.model,
     eventCount: source.length,
     readOnly: source.readOnly,
     error: source.error ?? '',
@@ -32,7 +23,7 @@ export function sessionSummary(source: SummarySource, running: boolean): Session
 }
 
 /** Orders summaries newest first (by last update), then by id for a stable order. */
-export function newestFirst(a: SummarySource, b: SummarySource): number {
+export function newestFirst(a: JournalSummary, b: JournalSummary): number {
   const byTime = b.updatedAt.getTime() - a.updatedAt.getTime();
   return byTime !== 0 ? byTime : a.header.sessionId.localeCompare(b.header.sessionId);
 }

@@ -5,7 +5,7 @@ import {
   type SessionSummary,
   type WatchSessionsResponse,
 } from '@dsh/gen/service';
-import type { JournalStore } from '@dsh/journal';
+import type { JournalStore, StoreChange } from '@dsh/journal';
 import { abortable, canceled, createWaker } from './abortable.js';
 import type { AgentControl } from './agent-control.js';
 import { newestFirst, sessionSummary } from './session-summary.js';
@@ -29,10 +29,8 @@ export async function* watchSessions(
   const waker = createWaker(signal);
   const changed = new Map<string, 'added' | 'updated'>();
   const statuses = new Map<string, boolean>();
-  const stopChanges = store.onChange((change) => {
-    if (changed.get(change.sessionId) !== 'added') changed.set(change.sessionId, change.kind);
-    waker.wake();
-  });
+  const stop = new AbortController();
+  const changes = store.watch({ signal: stop.signal })[Symbol.asyncIterator]();
   const stopStatus = agent.onStatus((status) => {
     statuses.set(status.sessionId, status.running);
     waker.wake();
@@ -42,7 +40,7 @@ export async function* watchSessions(
   const release = (): void => {
     if (released) return;
     released = true;
-    stopChanges();
+    stop.abort();
     stopStatus();
     changed.clear();
     statuses.clear();
@@ -50,6 +48,12 @@ export async function* watchSessions(
   };
   signal.addEventListener('abort', release, { once: true });
   try {
+    await abortable(changes.next(), signal);
+    void collect(changes, (change) => {
+      if (released) return;
+      if (changed.get(change.sessionId) !== 'added') changed.set(change.sessionId, change.kind);
+      waker.wake();
+    });
     const listed = (await abortable(store.list(), signal)).sort(newestFirst);
     const known = new Set(listed.map((s) => s.header.sessionId));
     for (const [id, kind] of changed)
@@ -85,6 +89,22 @@ export async function* watchSessions(
   }
 }
 
+/** Hands every change of `changes` to `take` until the iterable ends. */
+async function collect(
+  changes: AsyncIterator<readonly StoreChange[]>,
+  take: (change: StoreChange) => void,
+): Promise<void> {
+  try {
+    for (;;) {
+      const batch = await changes.next();
+      if (batch.done === true) return;
+      for (const change of batch.value) take(change);
+    }
+  } catch (error) {
+    console.error('dsh: the session watch of the journal store failed', error);
+  }
+}
+
 async function summarize(
   store: JournalStore,
   agent: AgentControl,
@@ -92,7 +112,7 @@ async function summarize(
 ): Promise<SessionSummary | undefined> {
   const running = agent.isRunning(sessionId);
   try {
-    return sessionSummary(await store.open(sessionId), running);
+    return sessionSummary(await (await store.open(sessionId)).summary(), running);
   } catch {
     // An unreadable session still lists, with its error, as ListSessions shows it.
     const listed = (await store.list()).find((s) => s.header.sessionId === sessionId);

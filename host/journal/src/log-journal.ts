@@ -1,0 +1,129 @@
+import type { SessionEvent } from '@dsh/gen/events';
+import { timestampMs } from '@bufbuild/protobuf/wkt';
+import { followLog } from './follow-log.js';
+import type { JournalHead, JournalLog, JournalSummary } from './journal-backend.js';
+import type { JournalHeader } from './journal-header.js';
+import {
+  JournalError,
+  type AppendOptions,
+  type EventPayload,
+  type FollowOptions,
+  type Journal,
+  type JournalFollow,
+  type JournalPage,
+  type ReadOptions,
+} from './journal-types.js';
+import type { ProjectionRegistry } from './projections/index.js';
+import { readPage } from './read-page.js';
+
+/**
+ * The `Journal` over one backend log. It names the seq each append expects: the end it
+ * knows plus the appends it has in flight, so appends issued together get contiguous
+ * seqs in call order and a backend can commit them together. A failed append frees its
+ * seqs (the cursor goes back to the lowest failed seq); an append that conflicted only
+ * because an earlier one of its own failed meanwhile is sent again at the new end.
+ */
+export class LogJournal implements Journal {
+  private known: JournalHead;
+  /** The seq the next append expects. */
+  private cursor: number;
+  /** Bumped whenever the cursor goes back, so a conflict can tell it was self-made. */
+  private epoch = 0;
+  private inFlight = 0;
+
+  constructor(
+    private readonly log: JournalLog,
+    private readonly registry: ProjectionRegistry,
+    head: JournalHead,
+  ) {
+    this.known = head;
+    this.cursor = head.length;
+  }
+
+  get header(): JournalHeader {
+    return this.log.header;
+  }
+
+  get readOnly(): boolean {
+    return this.log.readOnly;
+  }
+
+  get length(): number {
+    return this.known.length;
+  }
+
+  get updatedAt(): Date {
+    return this.known.updatedAt;
+  }
+
+  get tailCount(): number {
+    return this.log.tailCount;
+  }
+
+  async head(): Promise<JournalHead> {
+    const head = await this.log.head();
+    if (head.length >= this.known.length) this.known = head;
+    if (this.inFlight === 0 && this.cursor < head.length) this.cursor = head.length;
+    return head;
+  }
+
+  async summary(): Promise<JournalSummary> {
+    const { length, updatedAt } = await this.head();
+    const { header, readOnly } = this;
+    return {
+      header,
+      readOnly,
+      length,
+      updatedAt,
+      error: undefined,
+      title: header.title,
+      model: header.model,
+    };
+  }
+
+  append(payloads: readonly EventPayload[], options?: AppendOptions): Promise<SessionEvent[]> {
+    const epoch = this.epoch;
+    const expectedSeq = this.cursor;
+    this.cursor += payloads.length;
+    this.inFlight += 1;
+    return this.log.append(payloads, { ...options, expectedSeq }).then(
+      (events) => {
+        this.inFlight -= 1;
+        this.noteDurable(events);
+        return events;
+      },
+      (error: unknown) => {
+        this.inFlight -= 1;
+        const lowered = this.epoch !== epoch;
+        if (this.cursor > expectedSeq) {
+          this.cursor = expectedSeq;
+          this.epoch += 1;
+        }
+        if (error instanceof JournalError && error.kind === 'conflict') {
+          // A conflict with the end an own failed append left is no other writer's doing.
+          if (lowered) return this.append(payloads, options);
+          void this.head().catch(() => undefined);
+        }
+        throw error;
+      },
+    );
+  }
+
+  read(from: number, to: number, options?: ReadOptions): Promise<SessionEvent[]> {
+    return this.log.read(from, to, options);
+  }
+
+  page(beforeSeq: number | undefined, maxMessages: number): Promise<JournalPage> {
+    return readPage(this.log, this.registry, beforeSeq, maxMessages);
+  }
+
+  follow(from: number, options: FollowOptions): Promise<JournalFollow> {
+    return followLog(this.log, from, options);
+  }
+
+  private noteDurable(events: readonly SessionEvent[]): void {
+    const last = events.at(-1);
+    if (last === undefined || last.seq < this.known.length) return;
+    this.known = { length: last.seq + 1, updatedAt: new Date(timestampMs(last.time!)) };
+  }
+}

@@ -1,0 +1,86 @@
+import type { JournalBackend, JournalLog, JournalSummary, StoreChange } from './journal-backend.js';
+import type { CreateJournal, Journal, JournalStore } from './journal-types.js';
+import { LogJournal } from './log-journal.js';
+
+/** Options of `openJournalStore`. */
+export interface OpenJournalStoreOptions {
+  /**
+   * Runs once on each writable journal the first time this store opens it, before any
+   * caller gets it: a serving host closes there the turn a stopped host left open. A
+   * failure (disk full) is logged and the journal is served as it is.
+   */
+  readonly onFirstOpen?: (journal: Journal) => Promise<unknown>;
+}
+
+/**
+ * The `JournalStore` over a backend: one `Journal` per session, opened once (concurrent
+ * opens share it) and kept open, with the page cut, the baseline and follow written
+ * here once for every backend.
+ */
+export function openJournalStore(
+  backend: JournalBackend,
+  options: OpenJournalStoreOptions = {},
+): JournalStore {
+  return new BackendJournalStore(backend, options.onFirstOpen);
+}
+
+class BackendJournalStore implements JournalStore {
+  private readonly opened = new Map<string, Journal>();
+  private readonly opening = new Map<string, Promise<Journal>>();
+
+  constructor(
+    private readonly backend: JournalBackend,
+    private readonly onFirstOpen: OpenJournalStoreOptions['onFirstOpen'],
+  ) {}
+
+  get location(): string {
+    return this.backend.location;
+  }
+
+  list(): Promise<JournalSummary[]> {
+    return this.backend.list();
+  }
+
+  async open(sessionId: string): Promise<Journal> {
+    return (
+      this.opened.get(sessionId) ??
+      this.opening.get(sessionId) ??
+      this.adopt(sessionId, this.backend.open(sessionId))
+    );
+  }
+
+  async create(init: CreateJournal): Promise<Journal> {
+    const log = await this.backend.create(init);
+    return this.adopt(log.header.sessionId, Promise.resolve(log));
+  }
+
+  watch(options: { readonly signal: AbortSignal }): AsyncIterable<readonly StoreChange[]> {
+    return this.backend.watch(options);
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.opening.values()]);
+    this.opened.clear();
+    await this.backend.close();
+  }
+
+  /** The journal of a log, made (and recovered) once however many callers ask at once. */
+  private adopt(sessionId: string, opening: Promise<JournalLog>): Promise<Journal> {
+    const known = this.opened.get(sessionId) ?? this.opening.get(sessionId);
+    if (known !== undefined) return Promise.resolve(known);
+    const pending = opening
+      .then(async (log) => {
+        const journal = new LogJournal(log, this.backend.projections, await log.head());
+        if (!journal.readOnly && this.onFirstOpen !== undefined) {
+          await this.onFirstOpen(journal).catch((error: unknown) => {
+            console.error(`dsh: session ${sessionId}: cannot recover it on open:`, error);
+          });
+        }
+        this.opened.set(sessionId, journal);
+        return journal;
+      })
+      .finally(() => this.opening.delete(sessionId));
+    this.opening.set(sessionId, pending);
+    return pending;
+  }
+}
