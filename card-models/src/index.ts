@@ -13,6 +13,7 @@ export {
   type Conversation,
   type ConversationNode,
   type ConversationSnapshot,
+  type LiveOutput,
   type PartialMessage,
   type PendingItem,
   type PendingView,
