@@ -53,7 +53,12 @@ describe('createConversation() live output', () => {
     },
     {
       name: 'the result replaces live output',
-      payloads: [ask('c1'), call('c1'), toolOutput('c1', 'a'), toolResult('c1', 'a\n[exit code: 0]')],
+      payloads: [
+        ask('c1'),
+        call('c1'),
+        toolOutput('c1', 'a'),
+        toolResult('c1', 'a\n[exit code: 0]'),
+      ],
       live: undefined,
     },
     {
