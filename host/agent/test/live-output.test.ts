@@ -6,6 +6,7 @@ import {
   createShellTool,
   createTerminalSendTool,
   ShellSessions,
+  type Tool,
 } from '@dsh/tools';
 import { textReply, toolReply } from '@dsh/providers/test-kit';
 import { createLiveOutput, liveOutputLimits, type LiveOutputLimits } from '../src/index.js';
@@ -119,7 +120,7 @@ function joined(deltas: readonly SessionEvent[]): string {
   return deltas.map((e) => payloadOf(e, 'toolOutput').text).join('');
 }
 
-async function runOne(tools: ReturnType<typeof createShellTool>[], name: string, args: object) {
+async function runOne(tools: Tool[], name: string, args: object) {
   const harness = await startHarness({
     tools,
     approvals: { bash: 'allow', terminal_send: 'allow' },
