@@ -1,5 +1,5 @@
 import type { ShellEnding } from '../contract/markers.js';
-import type { ToolCallStatus } from '../conversation/types.js';
+import type { LiveOutput, ToolCallStatus } from '../conversation/types.js';
 import type { DiffCard } from './diff-card.js';
 import type { ReadCard } from './read-card.js';
 import type { SearchCard } from './search-card.js';
@@ -69,6 +69,11 @@ export interface TerminalCard {
   readonly background: boolean;
   /** Output to replay (exit marker removed); undefined while running and for background launches. */
   readonly output: string | undefined;
+  /**
+   * Live output while running (the call's `tool/output` deltas; replay it through
+   * `terminalLines` / `terminalCardPreview`); undefined once settled and before any delta.
+   */
+  readonly live: LiveOutput | undefined;
   /** Exit code or signal parsed from the trailing marker, for the pill. */
   readonly ending: ShellEnding | undefined;
   /** The command ran past its time limit (a `timeout` error or a timeout notice in the output). */

@@ -59,13 +59,18 @@ export { previewLineCount } from './preview-lines.js';
 export { deliverables, deliverablesByTurn, type Deliverable } from './deliverables.js';
 
 // Terminal output.
-export { splitScreens, type ScreenBreak, type ScreenSegment } from './screen-breaks.js';
+export {
+  ScreenSplitter,
+  splitScreens,
+  type ScreenBreak,
+  type ScreenPiece,
+  type ScreenSegment,
+} from './screen-breaks.js';
 export { controlRuns, visibleControls, type ControlRun } from './visible-controls.js';
 export {
   defaultTerminalCols,
   limitTerminalLines,
   renderTerminalOutput,
-  terminalLines,
   terminalPreview,
   type TerminalColor,
   type TerminalLine,
@@ -73,6 +78,13 @@ export {
   type TerminalRenderOptions,
   type TerminalSpan,
 } from './terminal-output.js';
+export {
+  liveOutputNote,
+  liveTerminalPreview,
+  terminalCardPreview,
+  terminalLines,
+} from './terminal-view.js';
+export { LiveTerminal } from './live-terminal.js';
 
 // Paths.
 export {

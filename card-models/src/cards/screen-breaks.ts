@@ -14,11 +14,18 @@ export interface ScreenSegment {
 
 const ESC = 0x1b;
 const CSI8 = 0x9b;
+const CAN = 0x18;
+const SUB = 0x1a;
 
-/** A control sequence introducer's parsed shape, or undefined while it is not complete. */
+/** What `ScreenSplitter` hands on: output to replay, or a break that replaced a sequence. */
+export type ScreenPiece =
+  | { readonly text: string; readonly screenBreak?: undefined }
+  | { readonly text?: undefined; readonly screenBreak: ScreenBreak };
+
+const alternateModes = new Set([47, 1047, 1049]);
+
+/** A complete control sequence introducer's parsed shape. */
 interface Csi {
-  /** Index one past the final byte. */
-  readonly end: number;
   readonly prefix: string;
   readonly params: readonly number[];
   readonly intermediates: string;
@@ -26,38 +33,6 @@ interface Csi {
   /** False for a malformed sequence, which a terminal ignores. */
   readonly valid: boolean;
 }
-
-/**
- * Reads a CSI whose parameters start at `start`, as a VT500 parser does: C0 controls
- * inside it run and it continues, CAN/SUB abort it, ESC aborts it and starts anew.
- * Returns undefined when it is aborted or unterminated (nothing to act on).
- */
-function readCsi(body: string, start: number): Csi | undefined {
-  let prefix = '';
-  let raw = '';
-  let intermediates = '';
-  let valid = true;
-  for (let i = start; i < body.length; i++) {
-    const code = body.charCodeAt(i);
-    if (code === 0x18 || code === 0x1a || code === ESC) return undefined;
-    if (code < 0x20 || code === 0x7f) continue;
-    const ch = body[i] as string;
-    if (code >= 0x40 && code <= 0x7e) {
-      const params = raw === '' ? [] : raw.split(/[;:]/).map((p) => (p === '' ? 0 : Number(p)));
-      return { end: i + 1, prefix, params, intermediates, final: ch, valid };
-    }
-    if (code >= 0x20 && code <= 0x2f) intermediates += ch;
-    else if (intermediates !== '') valid = false;
-    else if (code >= 0x3c && code <= 0x3f) {
-      if (raw !== '' || prefix !== '') valid = false;
-      prefix = ch;
-    } else if (code <= 0x3b) raw += ch;
-    else valid = false;
-  }
-  return undefined;
-}
-
-const alternateModes = new Set([47, 1047, 1049]);
 
 /** The break a complete CSI makes; `home` says the sequence right before it homed the cursor. */
 function csiBreak(csi: Csi, home: boolean): ScreenBreak | undefined {
@@ -85,6 +60,125 @@ function isHome(csi: Csi): boolean {
   );
 }
 
+type State = 'ground' | 'escape' | 'csi';
+
+/**
+ * Finds screen breaks in output that arrives in pieces (live output), dropping the
+ * breaking sequences: one linear pass in total however the output is cut, and the same
+ * pieces as one whole `splitScreens` would give. A CSI is read as a VT500 parser does:
+ * C0 controls inside it run and it continues, CAN/SUB abort it, ESC aborts it and starts
+ * anew. A sequence still open at the end of a push waits (at most its own length) for
+ * the next one; `end` hands it on as output.
+ */
+export class ScreenSplitter {
+  private state: State = 'ground';
+  /** Text of the open sequence from earlier pushes, not handed on yet. */
+  private held: string[] = [];
+  /** Absolute offset of the open sequence's first character. */
+  private seqStart = 0;
+  /** Absolute offset right after the last complete CSI that homed the cursor. */
+  private homeEnd = -1;
+  /** Absolute offset of the current push's first character. */
+  private offset = 0;
+  private prefix = '';
+  private raw = '';
+  private intermediates = '';
+  private valid = true;
+
+  /** Reads `text`, handing on output and breaks in order. */
+  push(text: string, out: (piece: ScreenPiece) => void): void {
+    // `from`: the first index of `text` not handed on yet; `open`: the open sequence's
+    // index in `text`, or -1 when it began in an earlier push (its text is in `held`).
+    let from = 0;
+    let open = this.state === 'ground' ? 0 : -1;
+    const resolveAsText = (): void => {
+      if (open < 0) {
+        for (const part of this.held) out({ text: part });
+        this.held = [];
+      }
+      this.state = 'ground';
+    };
+    const breakAt = (end: number, kind: ScreenBreak): void => {
+      if (open > from) out({ text: text.slice(from, open) });
+      this.held = [];
+      out({ screenBreak: kind });
+      from = end;
+      this.state = 'ground';
+    };
+    const begin = (i: number, state: State): void => {
+      open = i;
+      this.seqStart = this.offset + i;
+      this.state = state;
+      this.prefix = this.raw = this.intermediates = '';
+      this.valid = true;
+    };
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (this.state === 'escape') {
+        if (code === 0x63 /* c */) {
+          breakAt(i + 1, 'reset');
+          continue;
+        }
+        if (code === 0x5b /* [ */) {
+          this.state = 'csi';
+          continue;
+        }
+        // A lone ESC is output; the character after it is read afresh.
+        resolveAsText();
+      } else if (this.state === 'csi') {
+        if (code === CAN || code === SUB || code === ESC) {
+          resolveAsText();
+          if (code !== ESC) continue;
+        } else {
+          const csi = this.csiChar(code, text[i] as string);
+          if (csi === undefined) continue;
+          const kind = csiBreak(csi, this.homeEnd === this.seqStart);
+          this.homeEnd = isHome(csi) ? this.offset + i + 1 : -1;
+          if (kind !== undefined) breakAt(i + 1, kind);
+          else resolveAsText();
+          continue;
+        }
+      }
+      if (code === ESC) begin(i, 'escape');
+      else if (code === CSI8) begin(i, 'csi');
+    }
+    if (this.state === 'ground') {
+      if (from < text.length) out({ text: text.slice(from) });
+    } else if (open >= 0) {
+      if (open > from) out({ text: text.slice(from, open) });
+      this.held = [text.slice(open)];
+    } else {
+      this.held.push(text.slice(from));
+    }
+    this.offset += text.length;
+  }
+
+  /** Hands on a sequence the output left open: it is output like any other text. */
+  end(out: (piece: ScreenPiece) => void): void {
+    for (const part of this.held) out({ text: part });
+    this.held = [];
+    this.state = 'ground';
+  }
+
+  /** One character of an open CSI; the parsed sequence once `code` is its final byte. */
+  private csiChar(code: number, ch: string): Csi | undefined {
+    if (code < 0x20 || code === 0x7f) return undefined;
+    if (code >= 0x40 && code <= 0x7e) {
+      const { prefix, raw, intermediates, valid } = this;
+      const params = raw === '' ? [] : raw.split(/[;:]/).map((p) => (p === '' ? 0 : Number(p)));
+      return { prefix, params, intermediates, final: ch, valid };
+    }
+    if (code >= 0x20 && code <= 0x2f) this.intermediates += ch;
+    else if (this.intermediates !== '') this.valid = false;
+    else if (code >= 0x3c && code <= 0x3f) {
+      if (this.raw !== '' || this.prefix !== '') this.valid = false;
+      this.prefix = ch;
+    } else if (code <= 0x3b) this.raw += ch;
+    else this.valid = false;
+    return undefined;
+  }
+}
+
 /**
  * Splits output at every screen break, dropping the breaking sequence itself: each
  * segment can then be replayed on a fresh screen, so nothing a program printed before a
@@ -93,32 +187,20 @@ function isHome(csi: Csi): boolean {
  */
 export function splitScreens(body: string): ScreenSegment[] {
   const segments: ScreenSegment[] = [];
-  let from = 0;
+  let parts: string[] = [];
   let after: ScreenBreak | undefined;
-  let homeEnd = -1;
-  for (let i = 0; i < body.length; i++) {
-    const code = body.charCodeAt(i);
-    if (code !== ESC && code !== CSI8) continue;
-    if (code === ESC && body[i + 1] === 'c') {
-      segments.push({ text: body.slice(from, i), after });
-      after = 'reset';
-      from = i + 2;
-      i += 1;
-      continue;
+  const take = (piece: ScreenPiece): void => {
+    if (piece.screenBreak === undefined) {
+      parts.push(piece.text);
+      return;
     }
-    const paramsAt = code === CSI8 ? i + 1 : body[i + 1] === '[' ? i + 2 : -1;
-    if (paramsAt < 0) continue;
-    const csi = readCsi(body, paramsAt);
-    if (csi === undefined) continue;
-    const kind = csiBreak(csi, homeEnd === i);
-    if (kind !== undefined) {
-      segments.push({ text: body.slice(from, i), after });
-      after = kind;
-      from = csi.end;
-    }
-    homeEnd = isHome(csi) ? csi.end : -1;
-    i = csi.end - 1;
-  }
-  segments.push({ text: body.slice(from), after });
+    segments.push({ text: parts.join(''), after });
+    parts = [];
+    after = piece.screenBreak;
+  };
+  const splitter = new ScreenSplitter();
+  splitter.push(body, take);
+  splitter.end(take);
+  segments.push({ text: parts.join(''), after });
   return segments;
 }

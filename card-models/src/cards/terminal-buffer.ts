@@ -108,6 +108,55 @@ function toLine(cells: readonly Cell[]): TerminalLine {
 }
 
 /**
+ * Joins buffer rows into logical lines one row at a time, as a terminal's reflow does:
+ * a row marked as wrapped continues the line before it (dropping the unwritten cell a
+ * wide character left at the end of that row); anything else starts a new line.
+ * Trailing blanks of a line are dropped; trailing empty lines are the caller's to drop.
+ */
+export class RowJoiner {
+  private cells: Cell[] = [];
+  private rowStart = 0;
+  private open = false;
+
+  constructor(
+    private readonly cols: number,
+    private readonly out: (line: TerminalLine) => void,
+  ) {}
+
+  /** Adds the next row of the buffer. */
+  row(line: IBufferLine, reuse: IBufferCell): void {
+    if (this.open) {
+      if (line.isWrapped) {
+        const cells = this.cells;
+        while (cells.length > this.rowStart && cells[cells.length - 1]?.chars === '') cells.pop();
+      } else {
+        this.out(toLine(this.cells));
+        this.cells = [];
+      }
+    }
+    this.rowStart = this.cells.length;
+    rowCells(line, this.cols, this.cells, reuse);
+    this.open = true;
+  }
+
+  /** Closes the open line. */
+  end(): void {
+    if (this.open) this.out(toLine(this.cells));
+    this.cells = [];
+    this.open = false;
+  }
+
+  /** A joiner that goes on from this one's state (its open line) without changing it. */
+  fork(out: (line: TerminalLine) => void): RowJoiner {
+    const fork = new RowJoiner(this.cols, out);
+    fork.cells = this.cells.slice();
+    fork.rowStart = this.rowStart;
+    fork.open = this.open;
+    return fork;
+  }
+}
+
+/**
  * Reads the active buffer of a terminal as logical lines: rows joined across soft
  * wraps, trailing blanks and trailing empty lines dropped, styles as spans.
  */
@@ -115,20 +164,12 @@ export function readBufferLines(terminal: Terminal, cols: number): TerminalLine[
   const buffer = terminal.buffer.active;
   const reuse = buffer.getNullCell();
   const lines: TerminalLine[] = [];
-  let cells: Cell[] = [];
+  const joiner = new RowJoiner(cols, (line) => lines.push(line));
   for (let y = 0; y < buffer.length; y++) {
     const line = buffer.getLine(y);
-    if (!line) continue;
-    const start = cells.length;
-    rowCells(line, cols, cells, reuse);
-    if (buffer.getLine(y + 1)?.isWrapped) {
-      // A wide character that did not fit leaves an unwritten cell before the wrap.
-      while (cells.length > start && cells[cells.length - 1]?.chars === '') cells.pop();
-      continue;
-    }
-    lines.push(toLine(cells));
-    cells = [];
+    if (line) joiner.row(line, reuse);
   }
+  joiner.end();
   while (lines.length > 0 && lines[lines.length - 1]?.text === '') lines.pop();
   return lines;
 }

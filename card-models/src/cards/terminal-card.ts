@@ -26,16 +26,17 @@ const isString = (value: unknown): value is string => typeof value === 'string';
 const isBoolean = (value: unknown): value is boolean => typeof value === 'boolean';
 const isNumber = (value: unknown): value is number => typeof value === 'number';
 
-type Base = Omit<TerminalCard, 'state' | 'output' | 'ending' | 'background' | 'timedOut'>;
+type Base = Omit<TerminalCard, 'state' | 'output' | 'live' | 'ending' | 'background' | 'timedOut'>;
 
 const settledStates = { ok: 'ok', error: 'error', stopped: 'stopped' } as const;
 
-function running(base: Base, background = false): TerminalCard {
+function running(block: ToolCallBlock, base: Base, background = false): TerminalCard {
   return {
     ...base,
     state: 'running',
     background,
     output: undefined,
+    live: block.live,
     ending: undefined,
     timedOut: false,
   };
@@ -65,7 +66,7 @@ function standardShell(
     session: undefined,
   };
   const isBackground = background.value === true;
-  if (block.status === 'running') return running(base, isBackground);
+  if (block.status === 'running') return running(block, base, isBackground);
   const result = block.result;
   if (!result) return undefined;
   const text = flattenContent(result.content);
@@ -77,6 +78,7 @@ function standardShell(
       state: 'ok',
       background: true,
       output: undefined,
+      live: undefined,
       ending: undefined,
       timedOut: false,
     };
@@ -91,6 +93,7 @@ function standardShell(
     state: settledStates[block.status],
     background: false,
     output,
+    live: undefined,
     ending: parsed?.ending,
     timedOut: result.error?.code === errorCodes.timeout || parseTimeoutNotice(output) !== undefined,
   };
@@ -111,7 +114,7 @@ function persistentShell(
     return undefined;
   }
   if (block.status !== 'running') return undefined;
-  return running({
+  return running(block, {
     kind: 'terminal',
     tool,
     command,
@@ -138,7 +141,7 @@ function terminalSend(block: ToolCallBlock, args: JsonObject): TerminalCard | un
     displayCwd: undefined,
     session,
   };
-  if (block.status === 'running') return running(base);
+  if (block.status === 'running') return running(block, base);
   const result = block.result;
   if (block.status !== 'ok' || !result || result.isError) return undefined;
   const text = flattenContent(result.content);
@@ -148,6 +151,7 @@ function terminalSend(block: ToolCallBlock, args: JsonObject): TerminalCard | un
     state: 'ok',
     background: false,
     output: text,
+    live: undefined,
     ending: undefined,
     timedOut: false,
   };

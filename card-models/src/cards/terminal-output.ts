@@ -1,9 +1,14 @@
-import * as addonModule from '@xterm/addon-unicode11';
-import * as xtermModule from '@xterm/headless';
 import type { Terminal } from '@xterm/headless';
-import type { TerminalCard } from './card-types.js';
 import { splitScreens, type ScreenBreak } from './screen-breaks.js';
 import { readBufferLines } from './terminal-buffer.js';
+import {
+  createTerminal,
+  defaultTerminalCols,
+  plainLines,
+  replayGeometry,
+  resetTerminal,
+  writeSync,
+} from './terminal-emulator.js';
 
 /** A colour: a palette index (0-255) or a `#rrggbb` true colour. */
 export type TerminalColor = number | string;
@@ -38,50 +43,8 @@ export interface TerminalRenderOptions {
   readonly rows?: number;
 }
 
-/** Default replay width: wide enough that ordinary output does not wrap. */
-export const defaultTerminalCols = 160;
-const defaultRows = 24;
+export { defaultTerminalCols };
 const maxScrollback = 100_000;
-
-// The package ships CommonJS for Node and ESM for bundlers; a namespace import plus
-// `default` finds the class under both.
-type XtermModule = typeof xtermModule & { default?: typeof xtermModule };
-type AddonModule = typeof addonModule & { default?: typeof addonModule };
-const TerminalClass =
-  (xtermModule as XtermModule).Terminal ?? (xtermModule as XtermModule).default?.Terminal;
-const Unicode11Addon =
-  (addonModule as AddonModule).Unicode11Addon ??
-  (addonModule as AddonModule).default?.Unicode11Addon;
-
-/** The internal synchronous write of xterm 6 (`CoreTerminal.writeSync`); see README.cards.md. */
-type SyncCore = { writeSync?: (data: string) => void };
-
-function writeSync(terminal: Terminal, data: string): boolean {
-  const core = (terminal as unknown as { _core?: SyncCore })._core;
-  if (typeof core?.writeSync !== 'function') return false;
-  core.writeSync(data);
-  return true;
-}
-
-/** Without the emulator: escape sequences dropped, CR keeps the text after the last one. */
-function plainLines(body: string): TerminalLine[] {
-  const stripped = body.replace(
-    // eslint-disable-next-line no-control-regex
-    /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|.)/gs,
-    '',
-  );
-  return stripped
-    .replace(/\n$/, '')
-    .split('\n')
-    .map((line) => ({
-      text:
-        line
-          .split('\r')
-          .filter((part) => part !== '')
-          .pop() ?? '',
-      spans: [],
-    }));
-}
 
 let shared: Terminal | undefined;
 
@@ -90,19 +53,7 @@ let shared: Terminal | undefined;
  * far less. Replays are synchronous, so two of them never share it at once.
  */
 function emulator(): Terminal | undefined {
-  if (shared || !TerminalClass) return shared;
-  shared = new TerminalClass({
-    cols: defaultTerminalCols,
-    rows: defaultRows,
-    scrollback: 0,
-    convertEol: true,
-    allowProposedApi: true,
-    logLevel: 'off',
-  });
-  if (Unicode11Addon) {
-    shared.loadAddon(new Unicode11Addon());
-    shared.unicode.activeVersion = '11';
-  }
+  shared ??= createTerminal({ cols: defaultTerminalCols, rows: 24, scrollback: 0 });
   return shared;
 }
 
@@ -114,7 +65,7 @@ const breakLabels: Readonly<Record<ScreenBreak, string>> = {
 };
 
 /** The dim marker line shown where output broke the screen. */
-function breakLine(kind: ScreenBreak): TerminalLine {
+export function breakLine(kind: ScreenBreak): TerminalLine {
   const text = `── ${breakLabels[kind]} ──`;
   return { text, spans: [{ start: 0, end: text.length, dim: true }], screenBreak: kind };
 }
@@ -153,14 +104,13 @@ export function renderTerminalOutput(
 /** One replay on a fresh screen. */
 function replay(body: string, options: TerminalRenderOptions): TerminalLine[] {
   if (body === '') return [];
-  const cols = Math.max(2, Math.min(1000, Math.floor(options.cols ?? defaultTerminalCols) || 2));
-  const rows = Math.max(1, Math.min(500, Math.floor(options.rows ?? defaultRows) || 1));
+  const { cols, rows } = replayGeometry(options);
   const terminal = emulator();
   if (!terminal) return plainLines(body);
   let newlines = 0;
   for (let i = body.indexOf('\n'); i >= 0; i = body.indexOf('\n', i + 1)) newlines++;
   try {
-    terminal.reset();
+    resetTerminal(terminal);
     terminal.options.scrollback = Math.min(
       maxScrollback,
       newlines + Math.ceil(body.length / cols) + rows,
@@ -172,7 +122,7 @@ function replay(body: string, options: TerminalRenderOptions): TerminalLine[] {
     return plainLines(body);
   } finally {
     try {
-      terminal.reset();
+      resetTerminal(terminal);
       terminal.options.scrollback = 0;
     } catch {
       shared = undefined;
@@ -206,29 +156,4 @@ export function limitTerminalLines(
     hidden: lines.length - head - tail,
     tail: tail === 0 ? [] : lines.slice(lines.length - tail),
   };
-}
-
-const linesByCard = new WeakMap<TerminalCard, Map<string, TerminalLine[]>>();
-
-/**
- * The replayed output lines of a terminal card, cached by card identity and geometry so
- * a re-render of an unchanged card does not replay again. Empty when there is no output.
- */
-export function terminalLines(
-  card: TerminalCard,
-  options: TerminalRenderOptions = {},
-): readonly TerminalLine[] {
-  if (card.output === undefined) return [];
-  const key = `${options.cols ?? ''}x${options.rows ?? ''}`;
-  let byGeometry = linesByCard.get(card);
-  if (!byGeometry) {
-    byGeometry = new Map();
-    linesByCard.set(card, byGeometry);
-  }
-  let lines = byGeometry.get(key);
-  if (!lines) {
-    lines = renderTerminalOutput(card.output, options);
-    byGeometry.set(key, lines);
-  }
-  return lines;
 }

@@ -3,7 +3,7 @@ import { create } from '@bufbuild/protobuf';
 import { ToolErrorSchema } from '@dsh/gen/events';
 import { errorCodes, interruptedMessage } from '../contract/index.js';
 import { reuseTool } from './reuse.js';
-import type { ToolCallBlock, ToolCallStatus, ToolResultFacts } from './types.js';
+import type { LiveOutput, ToolCallBlock, ToolCallStatus, ToolResultFacts } from './types.js';
 
 /** The mutable record behind one tool call; `block` is its last immutable projection. */
 export interface CallEntry {
@@ -24,11 +24,21 @@ export interface CallEntry {
   call: { readonly seq: number } | null;
   result: ToolResultFacts | undefined;
   answers: readonly (readonly string[])[] | undefined;
+  /** Live output deltas of a running call; undefined before the first and once settled. */
+  live: LiveEntry | undefined;
   readonly children: CallEntry[];
   /** Node indexes that show this call (top-level calls only). */
   readonly homes: number[];
   block: ToolCallBlock | undefined;
   dirty: boolean;
+}
+
+/** The mutable live output of a call; `chunks` is shared with every projected version. */
+export interface LiveEntry {
+  chunks: string[];
+  length: number;
+  seq: number;
+  truncated: boolean;
 }
 
 /** The facts of a call head. */
@@ -143,6 +153,25 @@ export class CallTree {
     this.markDirty(entry);
   }
 
+  /**
+   * Attaches a `tool/output` delta to its running call in O(1). Ignored (never thrown) for
+   * an unknown id, a call whose head is not in the window, a settled call, and anything
+   * after a delta that said the host stopped live output.
+   */
+  output(callId: string, text: string, truncated: boolean, seq: number): void {
+    const entry = this.calls.get(callId) ?? this.subCalls.get(callId);
+    if (entry === undefined || entry.status !== 'running' || entry.call === null) return;
+    if (entry.live?.truncated === true || (text === '' && !truncated)) return;
+    const live = (entry.live ??= { chunks: [], length: 0, seq, truncated: false });
+    if (text !== '') {
+      live.chunks.push(text);
+      live.length += text.length;
+    }
+    live.seq = seq;
+    live.truncated = truncated;
+    this.markDirty(entry);
+  }
+
   /** Stops the running calls of `turn` (and their running sub-calls) as interrupted. */
   stopTurn(turn: number, seq: number, time: Timestamp | undefined): void {
     const result: ToolResultFacts = {
@@ -168,6 +197,7 @@ export class CallTree {
     if (!entry.dirty && entry.block !== undefined) return entry.block;
     const subCalls =
       entry.children.length === 0 ? noSubCalls : entry.children.map((c) => this.project(c, pool));
+    const old = pool?.(entry);
     const fresh: ToolCallBlock = {
       callId: entry.callId,
       name: entry.name,
@@ -182,9 +212,10 @@ export class CallTree {
       call: entry.call,
       result: entry.result,
       answers: entry.answers,
+      live: projectLive(entry, old?.live),
       subCalls,
     };
-    entry.block = reuseTool(reuseTool(fresh, entry.block), pool?.(entry));
+    entry.block = reuseTool(reuseTool(fresh, entry.block), old);
     entry.dirty = false;
     return entry.block;
   }
@@ -198,6 +229,7 @@ export class CallTree {
     entry.status = status;
     entry.result = result;
     entry.endTime = time;
+    entry.live = undefined;
     if (entry.topLevel && this.running.delete(entry.callId)) this.runningChanged = true;
     this.markDirty(entry);
   }
@@ -296,6 +328,7 @@ function newEntry(
     call: { seq: facts.seq },
     result: undefined,
     answers: undefined,
+    live: undefined,
     children: [],
     homes: [],
     block: undefined,
@@ -311,4 +344,26 @@ function setHead(entry: CallEntry, facts: HeadFacts): void {
   entry.seq = facts.seq;
   entry.startTime = facts.time;
   entry.call = { seq: facts.seq };
+}
+
+/**
+ * The immutable view of a call's live output. A rebuild whose previous block saw the same
+ * deltas adopts that block's chunk array, so incremental consumers keyed on it carry on.
+ */
+function projectLive(entry: CallEntry, old: LiveOutput | undefined): LiveOutput | undefined {
+  const live = entry.live;
+  if (live === undefined) return undefined;
+  const count = live.chunks.length;
+  if (
+    old !== undefined &&
+    old.chunks !== live.chunks &&
+    old.count === count &&
+    old.chunks.length === count &&
+    old.seq === live.seq &&
+    old.length === live.length
+  ) {
+    live.chunks = old.chunks as string[];
+  }
+  const { chunks, length, seq, truncated } = live;
+  return { chunks, count, length, seq, truncated };
 }

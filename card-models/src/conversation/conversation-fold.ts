@@ -202,6 +202,11 @@ export class ConversationFold {
         this.tree.settleSub(parentCallId, callId, at, result);
         return;
       }
+      case 'toolOutput': {
+        const { callId, text, truncated } = payload.value;
+        this.tree.output(callId, text, truncated, seq);
+        return;
+      }
       case 'approvalRequested': {
         const { approvalId, callId, toolName, reason } = payload.value;
         const item = { kind: 'approval', seq, approvalId, callId, toolName, reason } as const;

@@ -1,6 +1,7 @@
 import type {
   AssistantBlock,
   ConversationNode,
+  LiveOutput,
   PartialMessage,
   ToolCallBlock,
   ToolResultFacts,
@@ -28,6 +29,7 @@ export function reuseTool(fresh: ToolCallBlock, old: ToolCallBlock | undefined):
     (fresh.call === old.call ||
       (fresh.call !== null && old.call !== null && fresh.call.seq === old.call.seq)) &&
     sameResult(fresh.result, old.result) &&
+    sameLive(fresh.live, old.live) &&
     (fresh.answers === old.answers ||
       (fresh.answers !== undefined &&
         old.answers !== undefined &&
@@ -100,6 +102,10 @@ export function reuseMap<K, V>(
 }
 
 function sameResult(a: ToolResultFacts | undefined, b: ToolResultFacts | undefined): boolean {
+  return a === b || (a !== undefined && b !== undefined && shallowEqual(a, b));
+}
+
+function sameLive(a: LiveOutput | undefined, b: LiveOutput | undefined): boolean {
   return a === b || (a !== undefined && b !== undefined && shallowEqual(a, b));
 }
 

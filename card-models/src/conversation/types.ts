@@ -28,6 +28,25 @@ export interface ToolResultFacts {
 }
 
 /**
+ * The live output of a running call: the text of its `tool/output` deltas in seq order.
+ * `chunks` is append-only and shared by every version of one call's block, so a new
+ * delta costs O(1): a version reads only its first `count` chunks, and an incremental
+ * consumer (the live terminal replay) can key its state on the array and feed only the
+ * chunks it has not seen.
+ */
+export interface LiveOutput {
+  /** The deltas' texts; read only the first `count` (later versions may have appended). */
+  readonly chunks: readonly string[];
+  readonly count: number;
+  /** Total UTF-16 length of the first `count` chunks. */
+  readonly length: number;
+  /** Seq of the last delta included. */
+  readonly seq: number;
+  /** The host stopped live output at its budget: no delta follows; the result has it all. */
+  readonly truncated: boolean;
+}
+
+/**
  * One tool call with everything known about it in the window. Immutable: a change
  * produces a new object, so renderers and card models can memoise on identity.
  */
@@ -54,6 +73,11 @@ export interface ToolCallBlock {
   /** `null` when the result arrived without its call head in the window (an orphan). */
   readonly call: { readonly seq: number } | null;
   readonly result: ToolResultFacts | undefined;
+  /**
+   * Live output while the call runs (`tool/output` deltas after its head); undefined
+   * before the first delta and once the call settles (the result is then the output).
+   */
+  readonly live?: LiveOutput | undefined;
   /**
    * The person's answers to the questions this call asked (`question/resolved` of a
    * `question/requested` naming the call): one list of values per question, chosen option

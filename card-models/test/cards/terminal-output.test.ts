@@ -218,6 +218,16 @@ describe('renderTerminalOutput()', () => {
     ]);
   });
 
+  it.each([
+    ['an unterminated OSC', `x${esc}]0;title`],
+    ['an unterminated DCS', `x${esc}P1$q`],
+    ['a lone ESC', `x${esc}`],
+    ['an open CSI', `x${esc}[38;5`],
+  ])('never lets %s swallow the next replay', (_, leftover) => {
+    renderTerminalOutput(leftover);
+    expect(texts('hello\nworld')).toEqual(['hello', 'world']);
+  });
+
   it('keeps a far cursor jump inside the terminal geometry', () => {
     const lines = renderTerminalOutput(`a${esc}[999;999Hz`, { cols: 30, rows: 5 });
     expect(lines.map((l) => l.text)).toEqual(['a', '', '', '', `${' '.repeat(29)}z`]);

@@ -1,6 +1,7 @@
 import {
   defaultTerminalCols,
-  limitTerminalLines,
+  liveOutputNote,
+  terminalCardPreview,
   terminalLines,
   type TerminalLine,
 } from '@dsh/card-models';
@@ -52,6 +53,8 @@ function endingPill(card: BodyOf<'terminal'>): StyledLine | undefined {
 /**
  * Terminal card: the prompt, the output replayed by card-models (colours kept as spans,
  * cursor movement already applied) as a head/tail preview or in full, and the exit pill.
+ * While the command runs, the output is its live output: the last lines in the
+ * conversation, all of it in details.
  */
 export const renderTerminal: TuiCardRenderer = (block, card, context: CardContext) => {
   const body = card.body;
@@ -65,16 +68,18 @@ export const renderTerminal: TuiCardRenderer = (block, card, context: CardContex
         .map((l) => [seg(`  ${l}`)]),
     );
   }
-  const output = terminalLines(body, { cols: defaultTerminalCols });
+  const geometry = { cols: defaultTerminalCols };
   const gutter = seg('│ ', theme.dim);
   if (context.mode === 'details') {
-    for (const line of output) lines.push([gutter, ...outputLine(line)]);
+    for (const line of terminalLines(body, geometry)) lines.push([gutter, ...outputLine(line)]);
   } else {
-    const preview = limitTerminalLines(output);
+    const preview = terminalCardPreview(body, geometry);
     for (const line of preview.head) lines.push([gutter, ...outputLine(line)]);
     if (preview.hidden > 0) lines.push([gutter, moreLine(preview.hidden)]);
     for (const line of preview.tail) lines.push([gutter, ...outputLine(line)]);
   }
+  const note = liveOutputNote(body);
+  if (note !== undefined) lines.push([gutter, seg(note, theme.dim)]);
   const pill = endingPill(body);
   if (pill) lines.push(pill);
   const rowsPerLine = context.mode === 'details' ? undefined : previewRowsPerLine;

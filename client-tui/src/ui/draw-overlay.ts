@@ -28,14 +28,20 @@ function helpLines(cols: number): StyledLine[] {
 }
 
 function detailLines(state: TuiState, cols: number, height: number): StyledLine[] {
-  const details = state.details as { key: string; top: number };
+  const details = state.details as NonNullable<TuiState['details']>;
   const item = state.open?.view.items.find((candidate) => candidate.key === details.key);
   const body = item
     ? item.details(cols - 2)
     : [[seg('this item is no longer in the window', theme.dim)]];
   const room = height - 1;
   const maxTop = Math.max(0, body.length - room);
-  details.top = Math.min(Math.max(0, details.top), maxTop);
+  // A running card's details open at the end of its live output and follow it, until
+  // the reader scrolls up.
+  const follow =
+    item?.block?.status === 'running' &&
+    (details.bottom === undefined || details.top >= details.bottom);
+  details.top = follow ? maxTop : Math.min(Math.max(0, details.top), maxTop);
+  details.bottom = maxTop;
   return [
     truncateLine(
       [

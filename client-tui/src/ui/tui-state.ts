@@ -57,8 +57,11 @@ export interface TuiState {
   /** What Enter in the composer does: send a prompt, or answer the current question. */
   inputMode: 'prompt' | 'answer';
   answers: QuestionAnswers | undefined;
-  /** The details overlay: its lines come from the selected item; `top` is its scroll. */
-  details: { key: string; top: number } | undefined;
+  /**
+   * The details overlay: its lines come from the selected item; `top` is its scroll and
+   * `bottom` the largest `top` of the last draw (a running card at the bottom follows it).
+   */
+  details: { key: string; top: number; bottom?: number } | undefined;
   help: boolean;
   flash: Flash | undefined;
   confirm: Confirmation | undefined;

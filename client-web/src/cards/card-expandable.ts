@@ -1,4 +1,4 @@
-import { limitTerminalLines, terminalLines, type Card } from '@dsh/card-models';
+import { terminalCardPreview, type Card } from '@dsh/card-models';
 
 /** Sources a web search card lists before it is expanded. */
 export const collapsedSourceCount = 5;
@@ -13,7 +13,7 @@ export function cardExpandable(card: Card): boolean {
     case 'generic':
       return card.row.argsText !== '' || card.row.resultText !== '';
     case 'terminal':
-      return limitTerminalLines(terminalLines(body)).hidden > 0;
+      return terminalCardPreview(body).hidden > 0;
     case 'diff':
       return body.hiddenLines > 0;
     case 'read':

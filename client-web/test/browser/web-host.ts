@@ -1,12 +1,12 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAgentRuntime, type AgentRuntime } from '@dsh/agent';
+import { createAgentRuntime, type AgentRuntime, type ApprovalPolicy } from '@dsh/agent';
 import { journalsDir } from '@dsh/fixtures/journals';
 import type { SessionEvent } from '@dsh/gen/events';
 import type { JournalStore } from '@dsh/journal';
 import { createJournalStore } from '@dsh/journal-file';
-import { createDemoProvider, demoSteps } from '@dsh/providers';
+import { createDemoProvider, demoSteps, type ModelProvider } from '@dsh/providers';
 import { startServer, type RunningServer } from '@dsh/server';
 import { createFirstPartyTools, type FirstPartyTools } from '@dsh/tools';
 import { webDistDir } from '../../web-dist.js';
@@ -48,8 +48,17 @@ export interface WebHost {
   close(): Promise<void>;
 }
 
-/** Starts a host on 127.0.0.1 (port 0) serving `client-web/dist` and the fixture journals. */
-export async function startWebHost(options: { chunkDelayMs?: number } = {}): Promise<WebHost> {
+/**
+ * Starts a host on 127.0.0.1 (port 0) serving `client-web/dist` and the fixture journals;
+ * the model is the demo model unless `provider` is given.
+ */
+export async function startWebHost(
+  options: {
+    chunkDelayMs?: number;
+    provider?: ModelProvider;
+    approvals?: Record<string, ApprovalPolicy>;
+  } = {},
+): Promise<WebHost> {
   const dir = await mkdtemp(join(tmpdir(), 'dsh-web-test-'));
   let port = 0;
   let running:
@@ -63,8 +72,10 @@ export async function startWebHost(options: { chunkDelayMs?: number } = {}): Pro
     const tools = createFirstPartyTools({ homeDir: dir });
     const agent = createAgentRuntime({
       store,
-      provider: createDemoProvider({ chunkDelayMs: options.chunkDelayMs ?? 40 }),
+      provider:
+        options.provider ?? createDemoProvider({ chunkDelayMs: options.chunkDelayMs ?? 40 }),
       tools: tools.tools,
+      approvals: options.approvals ?? {},
       spillRoot: join(dir, 'spill'),
     });
     const server = await startServer({

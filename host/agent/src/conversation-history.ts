@@ -53,6 +53,8 @@ export function createConversationHistory(): ConversationHistory {
               textOf(payload.value.content) || errorText(payload.value.error?.message),
             );
             break;
+          // Live output is for clients only: the model sees the call's result.
+          case 'toolOutput':
           case 'assistantChunk':
           case 'toolCall':
           case 'codeDispatchStart':

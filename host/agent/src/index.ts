@@ -21,3 +21,9 @@ export {
 } from './dangling-turn.js';
 export { createConversationHistory, type ConversationHistory } from './conversation-history.js';
 export { systemPrompt } from './system-prompt.js';
+export {
+  createLiveOutput,
+  liveOutputLimits,
+  type LiveOutput,
+  type LiveOutputLimits,
+} from './live-output.js';

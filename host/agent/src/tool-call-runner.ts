@@ -2,6 +2,7 @@ import { errorCodes, interruptedMessage } from '@dsh/card-models/contract';
 import type { EventPayload } from '@dsh/journal';
 import type { ToolContext, ToolRunResult, ToolRuntime } from '@dsh/tools';
 import { createApprovalGate, type GateScope } from './approval-gate.js';
+import { createLiveOutput, type LiveOutput } from './live-output.js';
 import { payloads, textBlock } from './payloads.js';
 
 /** Everything a turn's tool calls share. */
@@ -30,8 +31,10 @@ export function interruptedResult(): ToolRunResult {
 /**
  * Runs one top-level call: records `tool/call`, runs the tool with a context whose `gate`
  * applies the approval policy to it and to each of its sub-calls (recording `approval/*`),
- * whose `askUser` records `question/*` and whose `dispatch` records code-dispatch sub-calls,
- * then records `tool/result`. A cancelled turn settles the call as interrupted.
+ * whose `askUser` records `question/*`, whose `liveOutput` records coalesced `tool/output`
+ * deltas (for the call and, apart, for each sub-call) and whose `dispatch` records
+ * code-dispatch sub-calls, then records `tool/result`. A cancelled turn settles the call
+ * as interrupted. Every delta lands before its call's settlement.
  */
 export async function runToolCall(
   scope: TurnScope,
@@ -46,6 +49,18 @@ export async function runToolCall(
   if (scope.signal.aborted) return void (await settle(interruptedResult()));
 
   let open = true;
+  // Appends are serialised, so every delta lands before the settlement recorded after it.
+  // A delta that cannot be written (disk full) is dropped: it is presentation only, and
+  // the call's result fails to record the same way and ends the turn.
+  const emitLive = (payload: EventPayload): void => {
+    if (open) void recorder.record([payload]).catch(() => undefined);
+  };
+  const live = createLiveOutput(call.id, emitLive);
+  const subLive = new Map<string, LiveOutput>();
+  const closeSubLive = (callId: string): void => {
+    subLive.get(callId)?.close();
+    subLive.delete(callId);
+  };
   const ctx: ToolContext = {
     cwd: scope.cwd,
     signal: scope.signal,
@@ -62,6 +77,7 @@ export async function runToolCall(
       await recorder.record([payloads.questionResolved(questionId, answers)]);
       return answers;
     },
+    liveOutput: (text) => live.write(text),
   };
   // A sub-call event that cannot be written (disk full) is dropped here: the call's own
   // result fails to record the same way and ends the turn.
@@ -71,10 +87,23 @@ export async function runToolCall(
   ctx.dispatch = scope.runtime.createDispatch(ctx, {
     start: (sub) =>
       recordSub(payloads.codeDispatchStart(sub.parentCallId, sub.callId, sub.name, sub.arguments)),
-    settle: (sub) => recordSub(payloads.codeDispatch(sub.parentCallId, sub.callId, sub.result)),
+    settle: (sub) => {
+      closeSubLive(sub.callId);
+      recordSub(payloads.codeDispatch(sub.parentCallId, sub.callId, sub.result));
+    },
+    output: (sub) => {
+      let stream = subLive.get(sub.callId);
+      if (stream === undefined && open) {
+        stream = createLiveOutput(sub.callId, emitLive);
+        subLive.set(sub.callId, stream);
+      }
+      stream?.write(sub.text);
+    },
   });
   const run = scope.runtime.run(call.name, call.arguments, ctx, { topLevel: true });
   const result = await untilAborted(run, scope.signal);
+  for (const callId of [...subLive.keys()]) closeSubLive(callId);
+  live.close();
   open = false;
   await settle(scope.signal.aborted || result === undefined ? interruptedResult() : result);
 }

@@ -17,9 +17,11 @@ export class OutputCollector {
   private spillPath: string | undefined;
   private readonly decoders = new Map<string, StringDecoder>();
 
+  /** `onText` sees every decoded piece in arrival order (live output). */
   constructor(
     private readonly spillFile: () => string,
     private readonly limitChars = outputLimitChars,
+    private readonly onText?: (text: string) => void,
   ) {}
 
   /** Adds a chunk from `stream` (one UTF-8 decoder per stream keeps split characters whole). */
@@ -47,6 +49,7 @@ export class OutputCollector {
 
   private append(text: string): void {
     if (text === '') return;
+    this.onText?.(text);
     if (this.spill) {
       this.spill.write(text);
       return;

@@ -4,6 +4,15 @@ import { StringDecoder } from 'node:string_decoder';
 import { ProcessTree } from './process-group.js';
 import { OutputCollector } from './output-collector.js';
 
+/** The limits and hooks of one command in a persistent shell. */
+export interface RunOptions {
+  timeoutMs: number;
+  signal: AbortSignal;
+  spillFile: () => string;
+  /** Sees the command's output as it arrives, without the end-of-command marker. */
+  onOutput?: (text: string) => void;
+}
+
 /** The outcome of one command in a persistent shell. */
 export interface PersistentRun {
   /** The command's output (head, when spilled). */
@@ -58,10 +67,7 @@ export class PersistentShell {
   }
 
   /** Runs `command` after any command already running; see `PersistentRun`. */
-  run(
-    command: string,
-    options: { timeoutMs: number; signal: AbortSignal; spillFile: () => string },
-  ): Promise<PersistentRun> {
+  run(command: string, options: RunOptions): Promise<PersistentRun> {
     const result = this.queue.then(() => this.runNow(command, options));
     this.queue = result.catch(() => undefined);
     return result;
@@ -73,7 +79,14 @@ export class PersistentShell {
    */
   async send(
     input: string,
-    options: { background: boolean; idleMs: number; maxWaitMs: number; signal: AbortSignal },
+    options: {
+      background: boolean;
+      idleMs: number;
+      maxWaitMs: number;
+      signal: AbortSignal;
+      /** Sees the output as it arrives (live output). */
+      onOutput?: (text: string) => void;
+    },
   ): Promise<string> {
     if (options.background) {
       this.child.stdin.write(input);
@@ -85,6 +98,7 @@ export class PersistentShell {
     let idle = setTimeout(finish, options.idleMs);
     const listener = (chunk: string) => {
       text += chunk;
+      options.onOutput?.(chunk);
       clearTimeout(idle);
       idle = setTimeout(finish, options.idleMs);
     };
@@ -111,16 +125,13 @@ export class PersistentShell {
     await this.ended;
   }
 
-  private async runNow(
-    command: string,
-    options: { timeoutMs: number; signal: AbortSignal; spillFile: () => string },
-  ): Promise<PersistentRun> {
+  private async runNow(command: string, options: RunOptions): Promise<PersistentRun> {
     if (!this.alive) {
       return { text: '', timedOut: false, aborted: false, shellEnded: true };
     }
     const sentinel = `__dsh_done_${randomUUID().replace(/-/g, '')}__`;
     const marker = `\n${sentinel}\n`;
-    const collector = new OutputCollector(options.spillFile);
+    const collector = new OutputCollector(options.spillFile, undefined, options.onOutput);
     let pending = '';
     let timedOut = false;
     let aborted = false;
@@ -135,7 +146,7 @@ export class PersistentShell {
         finish(false);
         return;
       }
-      const keep = Math.min(pending.length, marker.length - 1);
+      const keep = markerPrefixAtEnd(pending, marker);
       collector.pushText(pending.slice(0, pending.length - keep));
       pending = pending.slice(pending.length - keep);
     };
@@ -162,6 +173,23 @@ export class PersistentShell {
       this.listeners.delete(listener);
     }
   }
+}
+
+/**
+ * The length of the longest end of `text` that could be the start of `marker`: only that
+ * much output waits for the next read, so live output lags a command by a partial line
+ * at most (the marker starts with a newline).
+ */
+export function markerPrefixAtEnd(text: string, marker: string): number {
+  const from = Math.max(0, text.length - marker.length + 1);
+  for (
+    let at = text.indexOf(marker[0] ?? '', from);
+    at >= 0;
+    at = text.indexOf(marker[0] ?? '', at + 1)
+  ) {
+    if (marker.startsWith(text.slice(at))) return text.length - at;
+  }
+  return 0;
 }
 
 /** Quotes text as a bash `$'...'` word on one physical line. */

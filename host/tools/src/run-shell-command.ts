@@ -24,6 +24,8 @@ export interface ShellCommand {
   /** Makes the path of the spill file, called only when output goes over the limit. */
   spillFile: () => string;
   limitChars?: number;
+  /** Sees the combined output as it arrives (live output). */
+  onOutput?: (text: string) => void;
 }
 
 /** How a standard-mode command ended, and its content with the trailing markers. */
@@ -48,7 +50,7 @@ export async function runShellCommand(command: ShellCommand): Promise<ShellOutco
     env: tree.spawnEnv(),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const collector = new OutputCollector(command.spillFile, command.limitChars);
+  const collector = new OutputCollector(command.spillFile, command.limitChars, command.onOutput);
   child.stdout.on('data', (chunk: Buffer) => collector.push('stdout', chunk));
   child.stderr.on('data', (chunk: Buffer) => collector.push('stderr', chunk));
   const closed = Promise.all([once(child.stdout, 'close'), once(child.stderr, 'close')]).catch(

@@ -103,6 +103,7 @@ export function createShellTool(kind: 'bash' | 'pwsh', shells: ShellSessions): T
         timeoutMs,
         signal: ctx.signal,
         spillFile: () => spillPathFor(ctx.spillDir, ctx.callId),
+        onOutput: ctx.liveOutput?.bind(ctx),
       });
       return settleRun(outcome.content, outcome.timedOut, outcome.aborted, timeoutMs);
     },
@@ -121,6 +122,7 @@ async function runInSession(
     timeoutMs,
     signal: ctx.signal,
     spillFile: () => spillPathFor(ctx.spillDir, ctx.callId),
+    onOutput: ctx.liveOutput?.bind(ctx),
   });
   const lines: string[] = [];
   const body = run.text.endsWith('\n') ? run.text.slice(0, -1) : run.text;

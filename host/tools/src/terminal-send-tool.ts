@@ -45,6 +45,7 @@ export function createTerminalSendTool(shells: ShellSessions): Tool<TerminalSend
         ...terminalWait,
         background,
         signal: ctx.signal,
+        onOutput: ctx.liveOutput?.bind(ctx),
       });
       if (background) return { content: terminalSendAck(args.session), isError: false };
       return { content: output, isError: false };

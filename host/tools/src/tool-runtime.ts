@@ -25,6 +25,8 @@ export interface ToolDefinition {
 export interface DispatchObserver {
   start?(sub: { parentCallId: string; callId: string; name: string; arguments: string }): void;
   settle?(sub: { parentCallId: string; callId: string; result: ToolRunResult }): void;
+  /** Live output of a sub-call while it runs (see `ToolContext.liveOutput`). */
+  output?(sub: { parentCallId: string; callId: string; text: string }): void;
 }
 
 /** Runs tools by name; the agent loop's only way into them. */
@@ -111,6 +113,8 @@ export function createToolRuntime(tools: readonly Tool[]): ToolRuntime {
         parentCallId: parent.callId,
         depth: (parent.depth ?? 0) + 1,
         signal: signal ? AbortSignal.any([parent.signal, signal]) : parent.signal,
+        // The parent's own sink would put the sub-call's output on the parent's card.
+        liveOutput: observer?.output ? (text) => observer.output?.({ ...sub, text }) : undefined,
       };
       subCtx.dispatch = createDispatch(subCtx, observer);
       const result = await run(name, rawArgs, subCtx, { topLevel: false });

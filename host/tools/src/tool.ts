@@ -62,6 +62,13 @@ export interface ToolContext {
   /** Asks the person questions; absent when nobody can answer (e.g. a headless run). */
   askUser?(questions: UserQuestion[], signal: AbortSignal): Promise<UserAnswers | 'cancelled'>;
   /**
+   * Receives the call's output while it is produced (the shell tools pass their combined,
+   * decoded output, in arrival order), so clients can show it live; absent when nobody
+   * listens. It is presentation only: the returned value stays the canonical output.
+   * Cheap and synchronous: the caller coalesces and bounds what it records.
+   */
+  liveOutput?(text: string): void;
+  /**
    * Runs another tool on behalf of `run_code`; the caller records the sub-call as
    * `tool/code-dispatch-start` / `tool/code-dispatch`. `signal` ends that sub-call early
    * (a program that ends takes its unfinished calls with it).

@@ -12,6 +12,10 @@ APPROVAL_DECISION_CANCELLED: ApprovalDecision
 APPROVAL_DECISION_DENY: ApprovalDecision
 APPROVAL_DECISION_UNSPECIFIED: ApprovalDecision
 DESCRIPTOR: _descriptor.FileDescriptor
+TOOL_OUTPUT_STREAM_COMBINED: ToolOutputStream
+TOOL_OUTPUT_STREAM_STDERR: ToolOutputStream
+TOOL_OUTPUT_STREAM_STDOUT: ToolOutputStream
+TOOL_OUTPUT_STREAM_UNSPECIFIED: ToolOutputStream
 TURN_END_REASON_CANCELLED: TurnEndReason
 TURN_END_REASON_COMPLETED: TurnEndReason
 TURN_END_REASON_ERROR: TurnEndReason
@@ -164,7 +168,7 @@ class QuestionResolved(_message.Message):
     def __init__(self, question_id: _Optional[str] = ..., answers: _Optional[_Iterable[_Union[Answer, _Mapping]]] = ..., cancelled: bool = ...) -> None: ...
 
 class SessionEvent(_message.Message):
-    __slots__ = ["agent_error", "approval_requested", "approval_resolved", "assistant_chunk", "assistant_message", "code_dispatch", "code_dispatch_start", "context_message", "extension", "question_requested", "question_resolved", "seq", "steering_message", "time", "tool_call", "tool_result", "turn_end", "turn_start", "user_message"]
+    __slots__ = ["agent_error", "approval_requested", "approval_resolved", "assistant_chunk", "assistant_message", "code_dispatch", "code_dispatch_start", "context_message", "extension", "question_requested", "question_resolved", "seq", "steering_message", "time", "tool_call", "tool_output", "tool_result", "turn_end", "turn_start", "user_message"]
     AGENT_ERROR_FIELD_NUMBER: _ClassVar[int]
     APPROVAL_REQUESTED_FIELD_NUMBER: _ClassVar[int]
     APPROVAL_RESOLVED_FIELD_NUMBER: _ClassVar[int]
@@ -180,6 +184,7 @@ class SessionEvent(_message.Message):
     STEERING_MESSAGE_FIELD_NUMBER: _ClassVar[int]
     TIME_FIELD_NUMBER: _ClassVar[int]
     TOOL_CALL_FIELD_NUMBER: _ClassVar[int]
+    TOOL_OUTPUT_FIELD_NUMBER: _ClassVar[int]
     TOOL_RESULT_FIELD_NUMBER: _ClassVar[int]
     TURN_END_FIELD_NUMBER: _ClassVar[int]
     TURN_START_FIELD_NUMBER: _ClassVar[int]
@@ -199,11 +204,12 @@ class SessionEvent(_message.Message):
     steering_message: SteeringMessage
     time: _timestamp_pb2.Timestamp
     tool_call: ToolCall
+    tool_output: ToolOutput
     tool_result: ToolResult
     turn_end: TurnEnd
     turn_start: TurnStart
     user_message: UserMessage
-    def __init__(self, seq: _Optional[int] = ..., time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., user_message: _Optional[_Union[UserMessage, _Mapping]] = ..., steering_message: _Optional[_Union[SteeringMessage, _Mapping]] = ..., context_message: _Optional[_Union[ContextMessage, _Mapping]] = ..., assistant_chunk: _Optional[_Union[AssistantChunk, _Mapping]] = ..., assistant_message: _Optional[_Union[AssistantMessage, _Mapping]] = ..., tool_call: _Optional[_Union[ToolCall, _Mapping]] = ..., tool_result: _Optional[_Union[ToolResult, _Mapping]] = ..., code_dispatch_start: _Optional[_Union[CodeDispatchStart, _Mapping]] = ..., code_dispatch: _Optional[_Union[CodeDispatch, _Mapping]] = ..., approval_requested: _Optional[_Union[ApprovalRequested, _Mapping]] = ..., approval_resolved: _Optional[_Union[ApprovalResolved, _Mapping]] = ..., question_requested: _Optional[_Union[QuestionRequested, _Mapping]] = ..., question_resolved: _Optional[_Union[QuestionResolved, _Mapping]] = ..., turn_start: _Optional[_Union[TurnStart, _Mapping]] = ..., turn_end: _Optional[_Union[TurnEnd, _Mapping]] = ..., agent_error: _Optional[_Union[AgentError, _Mapping]] = ..., extension: _Optional[_Union[ExtensionEvent, _Mapping]] = ...) -> None: ...
+    def __init__(self, seq: _Optional[int] = ..., time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., user_message: _Optional[_Union[UserMessage, _Mapping]] = ..., steering_message: _Optional[_Union[SteeringMessage, _Mapping]] = ..., context_message: _Optional[_Union[ContextMessage, _Mapping]] = ..., assistant_chunk: _Optional[_Union[AssistantChunk, _Mapping]] = ..., assistant_message: _Optional[_Union[AssistantMessage, _Mapping]] = ..., tool_call: _Optional[_Union[ToolCall, _Mapping]] = ..., tool_result: _Optional[_Union[ToolResult, _Mapping]] = ..., code_dispatch_start: _Optional[_Union[CodeDispatchStart, _Mapping]] = ..., code_dispatch: _Optional[_Union[CodeDispatch, _Mapping]] = ..., tool_output: _Optional[_Union[ToolOutput, _Mapping]] = ..., approval_requested: _Optional[_Union[ApprovalRequested, _Mapping]] = ..., approval_resolved: _Optional[_Union[ApprovalResolved, _Mapping]] = ..., question_requested: _Optional[_Union[QuestionRequested, _Mapping]] = ..., question_resolved: _Optional[_Union[QuestionResolved, _Mapping]] = ..., turn_start: _Optional[_Union[TurnStart, _Mapping]] = ..., turn_end: _Optional[_Union[TurnEnd, _Mapping]] = ..., agent_error: _Optional[_Union[AgentError, _Mapping]] = ..., extension: _Optional[_Union[ExtensionEvent, _Mapping]] = ...) -> None: ...
 
 class SessionEventEntry(_message.Message):
     __slots__ = ["event"]
@@ -245,6 +251,18 @@ class ToolError(_message.Message):
     name: str
     def __init__(self, name: _Optional[str] = ..., code: _Optional[str] = ..., message: _Optional[str] = ...) -> None: ...
 
+class ToolOutput(_message.Message):
+    __slots__ = ["call_id", "stream", "text", "truncated"]
+    CALL_ID_FIELD_NUMBER: _ClassVar[int]
+    STREAM_FIELD_NUMBER: _ClassVar[int]
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    TRUNCATED_FIELD_NUMBER: _ClassVar[int]
+    call_id: str
+    stream: ToolOutputStream
+    text: str
+    truncated: bool
+    def __init__(self, call_id: _Optional[str] = ..., stream: _Optional[_Union[ToolOutputStream, str]] = ..., text: _Optional[str] = ..., truncated: bool = ...) -> None: ...
+
 class ToolResult(_message.Message):
     __slots__ = ["call_id", "content", "error", "is_error", "meta_json", "step", "turn"]
     CALL_ID_FIELD_NUMBER: _ClassVar[int]
@@ -284,6 +302,9 @@ class UserMessage(_message.Message):
     content: _containers.RepeatedCompositeFieldContainer[_content_pb2.ContentBlock]
     source: str
     def __init__(self, content: _Optional[_Iterable[_Union[_content_pb2.ContentBlock, _Mapping]]] = ..., source: _Optional[str] = ...) -> None: ...
+
+class ToolOutputStream(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = []
 
 class ApprovalDecision(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file dsh/session/v1/events.proto.
  */
 export const file_dsh_session_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Chtkc2gvc2Vzc2lvbi92MS9ldmVudHMucHJvdG8SDmRzaC5zZXNzaW9uLnYxIpgICgxTZXNzaW9uRXZlbnQSCwoDc2VxGAEgASgNEigKBHRpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjMKDHVzZXJfbWVzc2FnZRgKIAEoCzIbLmRzaC5zZXNzaW9uLnYxLlVzZXJNZXNzYWdlSAASOwoQc3RlZXJpbmdfbWVzc2FnZRgLIAEoCzIfLmRzaC5zZXNzaW9uLnYxLlN0ZWVyaW5nTWVzc2FnZUgAEjkKD2NvbnRleHRfbWVzc2FnZRgMIAEoCzIeLmRzaC5zZXNzaW9uLnYxLkNvbnRleHRNZXNzYWdlSAASOQoPYXNzaXN0YW50X2NodW5rGA0gASgLMh4uZHNoLnNlc3Npb24udjEuQXNzaXN0YW50Q2h1bmtIABI9ChFhc3Npc3RhbnRfbWVzc2FnZRgOIAEoCzIgLmRzaC5zZXNzaW9uLnYxLkFzc2lzdGFudE1lc3NhZ2VIABItCgl0b29sX2NhbGwYDyABKAsyGC5kc2guc2Vzc2lvbi52MS5Ub29sQ2FsbEgAEjEKC3Rvb2xfcmVzdWx0GBAgASgLMhouZHNoLnNlc3Npb24udjEuVG9vbFJlc3VsdEgAEkAKE2NvZGVfZGlzcGF0Y2hfc3RhcnQYESABKAsyIS5kc2guc2Vzc2lvbi52MS5Db2RlRGlzcGF0Y2hTdGFydEgAEjUKDWNvZGVfZGlzcGF0Y2gYEiABKAsyHC5kc2guc2Vzc2lvbi52MS5Db2RlRGlzcGF0Y2hIABI/ChJhcHByb3ZhbF9yZXF1ZXN0ZWQYEyABKAsyIS5kc2guc2Vzc2lvbi52MS5BcHByb3ZhbFJlcXVlc3RlZEgAEj0KEWFwcHJvdmFsX3Jlc29sdmVkGBQgASgLMiAuZHNoLnNlc3Npb24udjEuQXBwcm92YWxSZXNvbHZlZEgAEj8KEnF1ZXN0aW9uX3JlcXVlc3RlZBgVIAEoCzIhLmRzaC5zZXNzaW9uLnYxLlF1ZXN0aW9uUmVxdWVzdGVkSAASPQoRcXVlc3Rpb25fcmVzb2x2ZWQYFiABKAsyIC5kc2guc2Vzc2lvbi52MS5RdWVzdGlvblJlc29sdmVkSAASLwoKdHVybl9zdGFydBgXIAEoCzIZLmRzaC5zZXNzaW9uLnYxLlR1cm5TdGFydEgAEisKCHR1cm5fZW5kGBggASgLMhcuZHNoLnNlc3Npb24udjEuVHVybkVuZEgAEjEKC2FnZW50X2Vycm9yGBkgASgLMhouZHNoLnNlc3Npb24udjEuQWdlbnRFcnJvckgAEjMKCWV4dGVuc2lvbhgoIAEoCzIeLmRzaC5zZXNzaW9uLnYxLkV4dGVuc2lvbkV2ZW50SABCCQoHcGF5bG9hZCJMCgtVc2VyTWVzc2FnZRItCgdjb250ZW50GAEgAygLMhwuZHNoLnNlc3Npb24udjEuQ29udGVudEJsb2NrEg4KBnNvdXJjZRgCIAEoCSJeCg9TdGVlcmluZ01lc3NhZ2USDAoEdHVybhgBIAEoDRItCgdjb250ZW50GAIgAygLMhwuZHNoLnNlc3Npb24udjEuQ29udGVudEJsb2NrEg4KBnNvdXJjZRgDIAEoCSJ0Cg5Db250ZXh0TWVzc2FnZRItCgdjb250ZW50GAEgAygLMhwuZHNoLnNlc3Npb24udjEuQ29udGVudEJsb2NrEg4KBnNvdXJjZRgCIAEoCRIQCghlbnZlbG9wZRgDIAEoCRIRCgltZXRhX2pzb24YBCABKAkiWAoOQXNzaXN0YW50Q2h1bmsSDAoEdHVybhgBIAEoDRIMCgRzdGVwGAIgASgNEioKBWNodW5rGAMgASgLMhsuZHNoLnNlc3Npb24udjEuU3RyZWFtQ2h1bmsiqQEKEEFzc2lzdGFudE1lc3NhZ2USDAoEdHVybhgBIAEoDRIMCgRzdGVwGAIgASgNEi0KB2NvbnRlbnQYAyADKAsyHC5kc2guc2Vzc2lvbi52MS5Db250ZW50QmxvY2sSJAoFdXNhZ2UYBCABKAsyFS5kc2guc2Vzc2lvbi52MS5Vc2FnZRINCgVtb2RlbBgFIAEoCRIVCg1maW5pc2hfcmVhc29uGAYgASgJIlgKCFRvb2xDYWxsEgwKBHR1cm4YASABKA0SDAoEc3RlcBgCIAEoDRIPCgdjYWxsX2lkGAMgASgJEgwKBG5hbWUYBCABKAkSEQoJYXJndW1lbnRzGAUgASgJIjgKCVRvb2xFcnJvchIMCgRuYW1lGAEgASgJEgwKBGNvZGUYAiABKAkSDwoHbWVzc2FnZRgDIAEoCSK3AQoKVG9vbFJlc3VsdBIMCgR0dXJuGAEgASgNEgwKBHN0ZXAYAiABKA0SDwoHY2FsbF9pZBgDIAEoCRItCgdjb250ZW50GAQgAygLMhwuZHNoLnNlc3Npb24udjEuQ29udGVudEJsb2NrEhAKCGlzX2Vycm9yGAUgASgIEigKBWVycm9yGAYgASgLMhkuZHNoLnNlc3Npb24udjEuVG9vbEVycm9yEhEKCW1ldGFfanNvbhgHIAEoCSJdChFDb2RlRGlzcGF0Y2hTdGFydBIWCg5wYXJlbnRfY2FsbF9pZBgBIAEoCRIPCgdjYWxsX2lkGAIgASgJEgwKBG5hbWUYAyABKAkSEQoJYXJndW1lbnRzGAQgASgJIqIBCgxDb2RlRGlzcGF0Y2gSFgoOcGFyZW50X2NhbGxfaWQYASABKAkSDwoHY2FsbF9pZBgCIAEoCRItCgdjb250ZW50GAMgAygLMhwuZHNoLnNlc3Npb24udjEuQ29udGVudEJsb2NrEhAKCGlzX2Vycm9yGAQgASgIEigKBWVycm9yGAUgASgLMhkuZHNoLnNlc3Npb24udjEuVG9vbEVycm9yIlwKEUFwcHJvdmFsUmVxdWVzdGVkEhMKC2FwcHJvdmFsX2lkGAEgASgJEg8KB2NhbGxfaWQYAiABKAkSEQoJdG9vbF9uYW1lGAMgASgJEg4KBnJlYXNvbhgEIAEoCSJbChBBcHByb3ZhbFJlc29sdmVkEhMKC2FwcHJvdmFsX2lkGAEgASgJEjIKCGRlY2lzaW9uGAIgASgOMiAuZHNoLnNlc3Npb24udjEuQXBwcm92YWxEZWNpc2lvbiI0Cg5RdWVzdGlvbk9wdGlvbhINCgVsYWJlbBgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCSJzCghRdWVzdGlvbhIQCghxdWVzdGlvbhgBIAEoCRIOCgZoZWFkZXIYAiABKAkSLwoHb3B0aW9ucxgDIAMoCzIeLmRzaC5zZXNzaW9uLnYxLlF1ZXN0aW9uT3B0aW9uEhQKDG11bHRpX3NlbGVjdBgEIAEoCCJmChFRdWVzdGlvblJlcXVlc3RlZBITCgtxdWVzdGlvbl9pZBgBIAEoCRIPCgdjYWxsX2lkGAIgASgJEisKCXF1ZXN0aW9ucxgDIAMoCzIYLmRzaC5zZXNzaW9uLnYxLlF1ZXN0aW9uIhgKBkFuc3dlchIOCgZ2YWx1ZXMYASADKAkiYwoQUXVlc3Rpb25SZXNvbHZlZBITCgtxdWVzdGlvbl9pZBgBIAEoCRInCgdhbnN3ZXJzGAIgAygLMhYuZHNoLnNlc3Npb24udjEuQW5zd2VyEhEKCWNhbmNlbGxlZBgDIAEoCCIZCglUdXJuU3RhcnQSDAoEdHVybhgBIAEoDSJGCgdUdXJuRW5kEgwKBHR1cm4YASABKA0SLQoGcmVhc29uGAIgASgOMh0uZHNoLnNlc3Npb24udjEuVHVybkVuZFJlYXNvbiIrCgpBZ2VudEVycm9yEg8KB21lc3NhZ2UYASABKAkSDAoEY29kZRgCIAEoCSIxCg5FeHRlbnNpb25FdmVudBIMCgR0eXBlGAEgASgJEhEKCWRhdGFfanNvbhgCIAEoCSJMChFTZXNzaW9uRXZlbnRFbnRyeRIrCgVldmVudBgBIAEoCzIcLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25FdmVudEoECAIQA1IEdmlldyq0AQoQQXBwcm92YWxEZWNpc2lvbhIhCh1BUFBST1ZBTF9ERUNJU0lPTl9VTlNQRUNJRklFRBAAEhsKF0FQUFJPVkFMX0RFQ0lTSU9OX0FMTE9XEAESGgoWQVBQUk9WQUxfREVDSVNJT05fREVOWRACEiMKH0FQUFJPVkFMX0RFQ0lTSU9OX0FMTE9XX1NFU1NJT04QAxIfChtBUFBST1ZBTF9ERUNJU0lPTl9DQU5DRUxMRUQQBCqJAQoNVHVybkVuZFJlYXNvbhIfChtUVVJOX0VORF9SRUFTT05fVU5TUEVDSUZJRUQQABIdChlUVVJOX0VORF9SRUFTT05fQ09NUExFVEVEEAESHQoZVFVSTl9FTkRfUkVBU09OX0NBTkNFTExFRBACEhkKFVRVUk5fRU5EX1JFQVNPTl9FUlJPUhADYgZwcm90bzM", [file_dsh_session_v1_content, file_google_protobuf_timestamp]);
+  fileDesc("Chtkc2gvc2Vzc2lvbi92MS9ldmVudHMucHJvdG8SDmRzaC5zZXNzaW9uLnYxIssICgxTZXNzaW9uRXZlbnQSCwoDc2VxGAEgASgNEigKBHRpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjMKDHVzZXJfbWVzc2FnZRgKIAEoCzIbLmRzaC5zZXNzaW9uLnYxLlVzZXJNZXNzYWdlSAASOwoQc3RlZXJpbmdfbWVzc2FnZRgLIAEoCzIfLmRzaC5zZXNzaW9uLnYxLlN0ZWVyaW5nTWVzc2FnZUgAEjkKD2NvbnRleHRfbWVzc2FnZRgMIAEoCzIeLmRzaC5zZXNzaW9uLnYxLkNvbnRleHRNZXNzYWdlSAASOQoPYXNzaXN0YW50X2NodW5rGA0gASgLMh4uZHNoLnNlc3Npb24udjEuQXNzaXN0YW50Q2h1bmtIABI9ChFhc3Npc3RhbnRfbWVzc2FnZRgOIAEoCzIgLmRzaC5zZXNzaW9uLnYxLkFzc2lzdGFudE1lc3NhZ2VIABItCgl0b29sX2NhbGwYDyABKAsyGC5kc2guc2Vzc2lvbi52MS5Ub29sQ2FsbEgAEjEKC3Rvb2xfcmVzdWx0GBAgASgLMhouZHNoLnNlc3Npb24udjEuVG9vbFJlc3VsdEgAEkAKE2NvZGVfZGlzcGF0Y2hfc3RhcnQYESABKAsyIS5kc2guc2Vzc2lvbi52MS5Db2RlRGlzcGF0Y2hTdGFydEgAEjUKDWNvZGVfZGlzcGF0Y2gYEiABKAsyHC5kc2guc2Vzc2lvbi52MS5Db2RlRGlzcGF0Y2hIABIxCgt0b29sX291dHB1dBgaIAEoCzIaLmRzaC5zZXNzaW9uLnYxLlRvb2xPdXRwdXRIABI/ChJhcHByb3ZhbF9yZXF1ZXN0ZWQYEyABKAsyIS5kc2guc2Vzc2lvbi52MS5BcHByb3ZhbFJlcXVlc3RlZEgAEj0KEWFwcHJvdmFsX3Jlc29sdmVkGBQgASgLMiAuZHNoLnNlc3Npb24udjEuQXBwcm92YWxSZXNvbHZlZEgAEj8KEnF1ZXN0aW9uX3JlcXVlc3RlZBgVIAEoCzIhLmRzaC5zZXNzaW9uLnYxLlF1ZXN0aW9uUmVxdWVzdGVkSAASPQoRcXVlc3Rpb25fcmVzb2x2ZWQYFiABKAsyIC5kc2guc2Vzc2lvbi52MS5RdWVzdGlvblJlc29sdmVkSAASLwoKdHVybl9zdGFydBgXIAEoCzIZLmRzaC5zZXNzaW9uLnYxLlR1cm5TdGFydEgAEisKCHR1cm5fZW5kGBggASgLMhcuZHNoLnNlc3Npb24udjEuVHVybkVuZEgAEjEKC2FnZW50X2Vycm9yGBkgASgLMhouZHNoLnNlc3Npb24udjEuQWdlbnRFcnJvckgAEjMKCWV4dGVuc2lvbhgoIAEoCzIeLmRzaC5zZXNzaW9uLnYxLkV4dGVuc2lvbkV2ZW50SABCCQoHcGF5bG9hZCJMCgtVc2VyTWVzc2FnZRItCgdjb250ZW50GAEgAygLMhwuZHNoLnNlc3Npb24udjEuQ29udGVudEJsb2NrEg4KBnNvdXJjZRgCIAEoCSJeCg9TdGVlcmluZ01lc3NhZ2USDAoEdHVybhgBIAEoDRItCgdjb250ZW50GAIgAygLMhwuZHNoLnNlc3Npb24udjEuQ29udGVudEJsb2NrEg4KBnNvdXJjZRgDIAEoCSJ0Cg5Db250ZXh0TWVzc2FnZRItCgdjb250ZW50GAEgAygLMhwuZHNoLnNlc3Npb24udjEuQ29udGVudEJsb2NrEg4KBnNvdXJjZRgCIAEoCRIQCghlbnZlbG9wZRgDIAEoCRIRCgltZXRhX2pzb24YBCABKAkiWAoOQXNzaXN0YW50Q2h1bmsSDAoEdHVybhgBIAEoDRIMCgRzdGVwGAIgASgNEioKBWNodW5rGAMgASgLMhsuZHNoLnNlc3Npb24udjEuU3RyZWFtQ2h1bmsiqQEKEEFzc2lzdGFudE1lc3NhZ2USDAoEdHVybhgBIAEoDRIMCgRzdGVwGAIgASgNEi0KB2NvbnRlbnQYAyADKAsyHC5kc2guc2Vzc2lvbi52MS5Db250ZW50QmxvY2sSJAoFdXNhZ2UYBCABKAsyFS5kc2guc2Vzc2lvbi52MS5Vc2FnZRINCgVtb2RlbBgFIAEoCRIVCg1maW5pc2hfcmVhc29uGAYgASgJIlgKCFRvb2xDYWxsEgwKBHR1cm4YASABKA0SDAoEc3RlcBgCIAEoDRIPCgdjYWxsX2lkGAMgASgJEgwKBG5hbWUYBCABKAkSEQoJYXJndW1lbnRzGAUgASgJIjgKCVRvb2xFcnJvchIMCgRuYW1lGAEgASgJEgwKBGNvZGUYAiABKAkSDwoHbWVzc2FnZRgDIAEoCSK3AQoKVG9vbFJlc3VsdBIMCgR0dXJuGAEgASgNEgwKBHN0ZXAYAiABKA0SDwoHY2FsbF9pZBgDIAEoCRItCgdjb250ZW50GAQgAygLMhwuZHNoLnNlc3Npb24udjEuQ29udGVudEJsb2NrEhAKCGlzX2Vycm9yGAUgASgIEigKBWVycm9yGAYgASgLMhkuZHNoLnNlc3Npb24udjEuVG9vbEVycm9yEhEKCW1ldGFfanNvbhgHIAEoCSJdChFDb2RlRGlzcGF0Y2hTdGFydBIWCg5wYXJlbnRfY2FsbF9pZBgBIAEoCRIPCgdjYWxsX2lkGAIgASgJEgwKBG5hbWUYAyABKAkSEQoJYXJndW1lbnRzGAQgASgJIqIBCgxDb2RlRGlzcGF0Y2gSFgoOcGFyZW50X2NhbGxfaWQYASABKAkSDwoHY2FsbF9pZBgCIAEoCRItCgdjb250ZW50GAMgAygLMhwuZHNoLnNlc3Npb24udjEuQ29udGVudEJsb2NrEhAKCGlzX2Vycm9yGAQgASgIEigKBWVycm9yGAUgASgLMhkuZHNoLnNlc3Npb24udjEuVG9vbEVycm9yInAKClRvb2xPdXRwdXQSDwoHY2FsbF9pZBgBIAEoCRIwCgZzdHJlYW0YAiABKA4yIC5kc2guc2Vzc2lvbi52MS5Ub29sT3V0cHV0U3RyZWFtEgwKBHRleHQYAyABKAkSEQoJdHJ1bmNhdGVkGAQgASgIIlwKEUFwcHJvdmFsUmVxdWVzdGVkEhMKC2FwcHJvdmFsX2lkGAEgASgJEg8KB2NhbGxfaWQYAiABKAkSEQoJdG9vbF9uYW1lGAMgASgJEg4KBnJlYXNvbhgEIAEoCSJbChBBcHByb3ZhbFJlc29sdmVkEhMKC2FwcHJvdmFsX2lkGAEgASgJEjIKCGRlY2lzaW9uGAIgASgOMiAuZHNoLnNlc3Npb24udjEuQXBwcm92YWxEZWNpc2lvbiI0Cg5RdWVzdGlvbk9wdGlvbhINCgVsYWJlbBgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCSJzCghRdWVzdGlvbhIQCghxdWVzdGlvbhgBIAEoCRIOCgZoZWFkZXIYAiABKAkSLwoHb3B0aW9ucxgDIAMoCzIeLmRzaC5zZXNzaW9uLnYxLlF1ZXN0aW9uT3B0aW9uEhQKDG11bHRpX3NlbGVjdBgEIAEoCCJmChFRdWVzdGlvblJlcXVlc3RlZBITCgtxdWVzdGlvbl9pZBgBIAEoCRIPCgdjYWxsX2lkGAIgASgJEisKCXF1ZXN0aW9ucxgDIAMoCzIYLmRzaC5zZXNzaW9uLnYxLlF1ZXN0aW9uIhgKBkFuc3dlchIOCgZ2YWx1ZXMYASADKAkiYwoQUXVlc3Rpb25SZXNvbHZlZBITCgtxdWVzdGlvbl9pZBgBIAEoCRInCgdhbnN3ZXJzGAIgAygLMhYuZHNoLnNlc3Npb24udjEuQW5zd2VyEhEKCWNhbmNlbGxlZBgDIAEoCCIZCglUdXJuU3RhcnQSDAoEdHVybhgBIAEoDSJGCgdUdXJuRW5kEgwKBHR1cm4YASABKA0SLQoGcmVhc29uGAIgASgOMh0uZHNoLnNlc3Npb24udjEuVHVybkVuZFJlYXNvbiIrCgpBZ2VudEVycm9yEg8KB21lc3NhZ2UYASABKAkSDAoEY29kZRgCIAEoCSIxCg5FeHRlbnNpb25FdmVudBIMCgR0eXBlGAEgASgJEhEKCWRhdGFfanNvbhgCIAEoCSJMChFTZXNzaW9uRXZlbnRFbnRyeRIrCgVldmVudBgBIAEoCzIcLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25FdmVudEoECAIQA1IEdmlldyqVAQoQVG9vbE91dHB1dFN0cmVhbRIiCh5UT09MX09VVFBVVF9TVFJFQU1fVU5TUEVDSUZJRUQQABIfChtUT09MX09VVFBVVF9TVFJFQU1fQ09NQklORUQQARIdChlUT09MX09VVFBVVF9TVFJFQU1fU1RET1VUEAISHQoZVE9PTF9PVVRQVVRfU1RSRUFNX1NUREVSUhADKrQBChBBcHByb3ZhbERlY2lzaW9uEiEKHUFQUFJPVkFMX0RFQ0lTSU9OX1VOU1BFQ0lGSUVEEAASGwoXQVBQUk9WQUxfREVDSVNJT05fQUxMT1cQARIaChZBUFBST1ZBTF9ERUNJU0lPTl9ERU5ZEAISIwofQVBQUk9WQUxfREVDSVNJT05fQUxMT1dfU0VTU0lPThADEh8KG0FQUFJPVkFMX0RFQ0lTSU9OX0NBTkNFTExFRBAEKokBCg1UdXJuRW5kUmVhc29uEh8KG1RVUk5fRU5EX1JFQVNPTl9VTlNQRUNJRklFRBAAEh0KGVRVUk5fRU5EX1JFQVNPTl9DT01QTEVURUQQARIdChlUVVJOX0VORF9SRUFTT05fQ0FOQ0VMTEVEEAISGQoVVFVSTl9FTkRfUkVBU09OX0VSUk9SEANiBnByb3RvMw", [file_dsh_session_v1_content, file_google_protobuf_timestamp]);
 
 /**
  * One raw journal event. The journal stores each event as one JSON line whose
@@ -118,6 +118,15 @@ export type SessionEvent = Message<"dsh.session.v1.SessionEvent"> & {
      */
     value: CodeDispatch;
     case: "codeDispatch";
+  } | {
+    /**
+     * `tool/output`: live output a running call produced since its previous
+     * `tool/output`, for clients to show while it runs; never sent to the model.
+     *
+     * @generated from field: dsh.session.v1.ToolOutput tool_output = 26;
+     */
+    value: ToolOutput;
+    case: "toolOutput";
   } | {
     /**
      * `approval/requested`: a tool call waits for a person's approval.
@@ -632,6 +641,60 @@ export const CodeDispatchSchema: GenMessage<CodeDispatch> = /*@__PURE__*/
   messageDesc(file_dsh_session_v1_events, 10);
 
 /**
+ * Live output of a running tool call: the text it produced since its previous
+ * `tool/output` event. Deltas, never cumulative: a call's deltas joined in seq order
+ * are its live output so far. They are presentation facts for clients while the call
+ * runs; the call's `tool/result` (or `tool/code-dispatch`) stays the canonical,
+ * model-visible output, and deltas are never sent to the model. The host coalesces
+ * them (one event per 50 ms to 500 ms or per 16 KiB of text, whichever comes first)
+ * and bounds them per call: past its live budget it sends one last delta with
+ * `truncated` set and no more (host/agent/README.md gives the numbers). Deltas come
+ * after their call's head and before its result; a client ignores any other.
+ *
+ * @generated from message dsh.session.v1.ToolOutput
+ */
+export type ToolOutput = Message<"dsh.session.v1.ToolOutput"> & {
+  /**
+   * The running call: a top-level call's id (`tool/call`), or the own id of a
+   * `run_code` sub-call (`tool/code-dispatch-start`).
+   *
+   * @generated from field: string call_id = 1;
+   */
+  callId: string;
+
+  /**
+   * The stream the text came from.
+   *
+   * @generated from field: dsh.session.v1.ToolOutputStream stream = 2;
+   */
+  stream: ToolOutputStream;
+
+  /**
+   * The text produced since the previous delta of this call, exactly as the program
+   * wrote it (terminal control sequences included: clients treat it like result
+   * output). A UTF-8 character split between two reads is sent whole in one delta.
+   *
+   * @generated from field: string text = 3;
+   */
+  text: string;
+
+  /**
+   * Set on the call's last delta when its live output reached the host's budget: no
+   * further delta follows for this call, and its result carries the output.
+   *
+   * @generated from field: bool truncated = 4;
+   */
+  truncated: boolean;
+};
+
+/**
+ * Describes the message dsh.session.v1.ToolOutput.
+ * Use `create(ToolOutputSchema)` to create a new message.
+ */
+export const ToolOutputSchema: GenMessage<ToolOutput> = /*@__PURE__*/
+  messageDesc(file_dsh_session_v1_events, 11);
+
+/**
  * A tool call waits for a person's approval under the session's policy.
  *
  * @generated from message dsh.session.v1.ApprovalRequested
@@ -673,7 +736,7 @@ export type ApprovalRequested = Message<"dsh.session.v1.ApprovalRequested"> & {
  * Use `create(ApprovalRequestedSchema)` to create a new message.
  */
 export const ApprovalRequestedSchema: GenMessage<ApprovalRequested> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_events, 11);
+  messageDesc(file_dsh_session_v1_events, 12);
 
 /**
  * An approval was answered or withdrawn.
@@ -701,7 +764,7 @@ export type ApprovalResolved = Message<"dsh.session.v1.ApprovalResolved"> & {
  * Use `create(ApprovalResolvedSchema)` to create a new message.
  */
 export const ApprovalResolvedSchema: GenMessage<ApprovalResolved> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_events, 12);
+  messageDesc(file_dsh_session_v1_events, 13);
 
 /**
  * One selectable option of a question.
@@ -729,7 +792,7 @@ export type QuestionOption = Message<"dsh.session.v1.QuestionOption"> & {
  * Use `create(QuestionOptionSchema)` to create a new message.
  */
 export const QuestionOptionSchema: GenMessage<QuestionOption> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_events, 13);
+  messageDesc(file_dsh_session_v1_events, 14);
 
 /**
  * One question asked by `ask_user`.
@@ -771,7 +834,7 @@ export type Question = Message<"dsh.session.v1.Question"> & {
  * Use `create(QuestionSchema)` to create a new message.
  */
 export const QuestionSchema: GenMessage<Question> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_events, 14);
+  messageDesc(file_dsh_session_v1_events, 15);
 
 /**
  * The agent asks the person one or more questions.
@@ -806,7 +869,7 @@ export type QuestionRequested = Message<"dsh.session.v1.QuestionRequested"> & {
  * Use `create(QuestionRequestedSchema)` to create a new message.
  */
 export const QuestionRequestedSchema: GenMessage<QuestionRequested> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_events, 15);
+  messageDesc(file_dsh_session_v1_events, 16);
 
 /**
  * The answer to one question.
@@ -827,7 +890,7 @@ export type Answer = Message<"dsh.session.v1.Answer"> & {
  * Use `create(AnswerSchema)` to create a new message.
  */
 export const AnswerSchema: GenMessage<Answer> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_events, 16);
+  messageDesc(file_dsh_session_v1_events, 17);
 
 /**
  * The questions were answered or cancelled.
@@ -862,7 +925,7 @@ export type QuestionResolved = Message<"dsh.session.v1.QuestionResolved"> & {
  * Use `create(QuestionResolvedSchema)` to create a new message.
  */
 export const QuestionResolvedSchema: GenMessage<QuestionResolved> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_events, 17);
+  messageDesc(file_dsh_session_v1_events, 18);
 
 /**
  * A turn begins.
@@ -883,7 +946,7 @@ export type TurnStart = Message<"dsh.session.v1.TurnStart"> & {
  * Use `create(TurnStartSchema)` to create a new message.
  */
 export const TurnStartSchema: GenMessage<TurnStart> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_events, 18);
+  messageDesc(file_dsh_session_v1_events, 19);
 
 /**
  * A turn is over.
@@ -911,7 +974,7 @@ export type TurnEnd = Message<"dsh.session.v1.TurnEnd"> & {
  * Use `create(TurnEndSchema)` to create a new message.
  */
 export const TurnEndSchema: GenMessage<TurnEnd> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_events, 19);
+  messageDesc(file_dsh_session_v1_events, 20);
 
 /**
  * A live failure not tied to a tool call.
@@ -939,7 +1002,7 @@ export type AgentError = Message<"dsh.session.v1.AgentError"> & {
  * Use `create(AgentErrorSchema)` to create a new message.
  */
 export const AgentErrorSchema: GenMessage<AgentError> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_events, 20);
+  messageDesc(file_dsh_session_v1_events, 21);
 
 /**
  * An event of a type this schema does not know. Nothing is dropped: the journal
@@ -968,7 +1031,7 @@ export type ExtensionEvent = Message<"dsh.session.v1.ExtensionEvent"> & {
  * Use `create(ExtensionEventSchema)` to create a new message.
  */
 export const ExtensionEventSchema: GenMessage<ExtensionEvent> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_events, 21);
+  messageDesc(file_dsh_session_v1_events, 22);
 
 /**
  * One journal entry on the wire. It holds the raw event and nothing else: clients
@@ -990,7 +1053,49 @@ export type SessionEventEntry = Message<"dsh.session.v1.SessionEventEntry"> & {
  * Use `create(SessionEventEntrySchema)` to create a new message.
  */
 export const SessionEventEntrySchema: GenMessage<SessionEventEntry> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_events, 22);
+  messageDesc(file_dsh_session_v1_events, 23);
+
+/**
+ * The stream a `tool/output` delta came from.
+ *
+ * @generated from enum dsh.session.v1.ToolOutputStream
+ */
+export enum ToolOutputStream {
+  /**
+   * Not set; read as combined.
+   *
+   * @generated from enum value: TOOL_OUTPUT_STREAM_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * stdout and stderr interleaved in arrival order. The host's shell tools read both
+   * through one pipe, so their deltas are combined, in the order the model sees them.
+   *
+   * @generated from enum value: TOOL_OUTPUT_STREAM_COMBINED = 1;
+   */
+  COMBINED = 1,
+
+  /**
+   * Standard output only (a producer that reads the streams apart).
+   *
+   * @generated from enum value: TOOL_OUTPUT_STREAM_STDOUT = 2;
+   */
+  STDOUT = 2,
+
+  /**
+   * Standard error only (a producer that reads the streams apart).
+   *
+   * @generated from enum value: TOOL_OUTPUT_STREAM_STDERR = 3;
+   */
+  STDERR = 3,
+}
+
+/**
+ * Describes the enum dsh.session.v1.ToolOutputStream.
+ */
+export const ToolOutputStreamSchema: GenEnum<ToolOutputStream> = /*@__PURE__*/
+  enumDesc(file_dsh_session_v1_events, 0);
 
 /**
  * A decision on an approval.
@@ -1038,7 +1143,7 @@ export enum ApprovalDecision {
  * Describes the enum dsh.session.v1.ApprovalDecision.
  */
 export const ApprovalDecisionSchema: GenEnum<ApprovalDecision> = /*@__PURE__*/
-  enumDesc(file_dsh_session_v1_events, 0);
+  enumDesc(file_dsh_session_v1_events, 1);
 
 /**
  * Why a turn ended.
@@ -1079,5 +1184,5 @@ export enum TurnEndReason {
  * Describes the enum dsh.session.v1.TurnEndReason.
  */
 export const TurnEndReasonSchema: GenEnum<TurnEndReason> = /*@__PURE__*/
-  enumDesc(file_dsh_session_v1_events, 1);
+  enumDesc(file_dsh_session_v1_events, 2);
 
