@@ -37,6 +37,14 @@ export {
   type ViewportFrame,
 } from './ui/conversation-view.js';
 
+// Markdown of assistant text.
+export {
+  createMarkdownStream,
+  markdownLines,
+  type MarkdownStream,
+} from './markdown/markdown-lines.js';
+export { markdownSegments, createSegmentScanner, type SegmentScanner } from './markdown/markdown-segments.js';
+
 // Text.
 export { sanitizeText } from './text/sanitize-text.js';
 export { detectColorDepth, type ColorDepth } from './text/color-depth.js';

@@ -10,7 +10,8 @@ import type { CardContext, TuiRendererRegistry } from '../cards/card-renderer.js
 import { oneLine, textLines } from '../cards/text-lines.js';
 import { theme } from '../cards/theme.js';
 import { seg, type StyledLine, type TextStyle } from '../text/styled-line.js';
-import { truncateLine } from '../text/text-width.js';
+import { lineWidth, truncateLine } from '../text/text-width.js';
+import { markdownLines, type MarkdownStream } from '../markdown/markdown-lines.js';
 import type { ConversationItem } from './conversation-item.js';
 
 /** What drawing a node needs besides the node: the registry and the card context. */
@@ -18,6 +19,11 @@ export interface NodeContext {
   readonly registry: TuiRendererRegistry;
   readonly card: Omit<CardContext, 'width' | 'mode'>;
   readonly width: number;
+  /**
+   * The stream renderer of a streamed text block (by item key), so each chunk costs what
+   * the new text costs; without it a streamed block is drawn whole.
+   */
+  readonly markdownStream?: (key: string) => MarkdownStream;
 }
 
 /** Lines of a message: a marker on the first row, the text indented under it. */
@@ -28,6 +34,29 @@ function message(text: string, width: number, marker: string, style: TextStyle, 
   });
   const first = lines[0] ?? [];
   lines[0] = [seg(marker.padEnd(2), style), ...first.slice(1)];
+  return lines;
+}
+
+/**
+ * An assistant text block: its Markdown drawn under the `•` marker, two cells in; while
+ * streaming, a cursor after the last character.
+ */
+function assistantText(
+  text: string,
+  width: number,
+  cursor: boolean,
+  stream: MarkdownStream | undefined,
+): StyledLine[] {
+  const room = Math.max(4, width - 2);
+  const body = stream !== undefined ? stream.lines(text, room) : markdownLines(text, room);
+  const lines: StyledLine[] = body.length > 0 ? body.map((line) => [seg('  '), ...line]) : [[]];
+  if (cursor) {
+    const last = lines[lines.length - 1] ?? [];
+    if (lineWidth(last) < width) lines[lines.length - 1] = [...last, seg('▍')];
+    else lines.push([seg('  ▍')]);
+  }
+  const first = lines[0] ?? [];
+  lines[0] = [seg('• ', theme.assistant), ...(body.length > 0 ? first.slice(1) : [])];
   return lines;
 }
 
@@ -70,12 +99,16 @@ function textItem(
   return { key, lines: draw(width, false), details: (w) => draw(w, true) };
 }
 
-/** The items of assistant blocks (a finished message or the streaming partial). */
+/**
+ * The items of assistant blocks: a finished message, or the partial (`growing`, drawn by
+ * stream renderers) with a cursor after its last block while `streaming`.
+ */
 export function assistantItems(
   keyPrefix: string,
   blocks: readonly AssistantBlock[],
   context: NodeContext,
   streaming: boolean,
+  growing = streaming,
 ): ConversationItem[] {
   const items: ConversationItem[] = [];
   blocks.forEach((block, i) => {
@@ -83,11 +116,13 @@ export function assistantItems(
     switch (block.kind) {
       case 'text': {
         if (block.text.trim() === '' && !streaming) return;
-        const cursor = streaming && i === blocks.length - 1 ? '▍' : '';
+        const cursor = streaming && i === blocks.length - 1;
+        const stream = growing ? context.markdownStream?.(key) : undefined;
         items.push(
           textItem(
             key,
-            (w) => message(block.text + cursor, w, '•', theme.assistant),
+            (w, full) =>
+              assistantText(block.text, w, cursor && !full, full ? undefined : stream),
             context.width,
           ),
         );
@@ -114,7 +149,7 @@ export function partialItems(
   context: NodeContext,
   streaming: boolean,
 ): ConversationItem[] {
-  const items = assistantItems(`partial:${partial.seq}`, partial.blocks, context, streaming);
+  const items = assistantItems(`partial:${partial.seq}`, partial.blocks, context, streaming, true);
   if (items.length === 0) {
     items.push(
       textItem(
