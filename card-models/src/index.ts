@@ -13,6 +13,7 @@ export {
   type Conversation,
   type ConversationNode,
   type ConversationSnapshot,
+  type OpenTurn,
   type PartialMessage,
   type PendingItem,
   type PendingView,

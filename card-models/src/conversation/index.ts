@@ -10,6 +10,7 @@ export type {
   AssistantBlock,
   ConversationNode,
   ConversationSnapshot,
+  OpenTurn,
   PartialMessage,
   PendingItem,
   ToolCallBlock,
