@@ -43,7 +43,11 @@ export {
   markdownLines,
   type MarkdownStream,
 } from './markdown/markdown-lines.js';
-export { markdownSegments, createSegmentScanner, type SegmentScanner } from './markdown/markdown-segments.js';
+export {
+  markdownSegments,
+  createSegmentScanner,
+  type SegmentScanner,
+} from './markdown/markdown-segments.js';
 
 // Text.
 export { sanitizeText } from './text/sanitize-text.js';

@@ -23,6 +23,7 @@ export const theme = {
   notice: { fg: 3 },
   link: { fg: 4, underline: true },
   pending: { fg: 0, bg: 3, bold: true },
+  waiting: { fg: 3, bold: true },
   key: { bold: true, fg: 3 },
   heading1: { bold: true, underline: true },
   heading: { bold: true },

@@ -95,8 +95,10 @@ function textItem(
   key: string,
   draw: (width: number, full: boolean) => StyledLine[],
   width: number,
+  text?: string,
 ): ConversationItem {
-  return { key, lines: draw(width, false), details: (w) => draw(w, true) };
+  const item = { key, lines: draw(width, false), details: (w: number) => draw(w, true) };
+  return text === undefined ? item : { ...item, text };
 }
 
 /**
@@ -121,15 +123,22 @@ export function assistantItems(
         items.push(
           textItem(
             key,
-            (w, full) =>
-              assistantText(block.text, w, cursor && !full, full ? undefined : stream),
+            (w, full) => assistantText(block.text, w, cursor && !full, full ? undefined : stream),
             context.width,
+            block.text,
           ),
         );
         return;
       }
       case 'reasoning':
-        items.push(textItem(key, (w, full) => reasoningLines(block.text, w, full), context.width));
+        items.push(
+          textItem(
+            key,
+            (w, full) => reasoningLines(block.text, w, full),
+            context.width,
+            block.text,
+          ),
+        );
         return;
       case 'tool-call':
         items.push(cardItem(`call:${block.callId}`, block.tool, context));
@@ -178,11 +187,9 @@ export function nodeItems(node: ConversationNode, context: NodeContext): Convers
     case 'user': {
       const source =
         node.source !== '' && node.source !== 'user' ? ` (${oneLine(node.source)})` : '';
-      const draw = (w: number) => [
-        [],
-        ...message(flattenContent(node.content) + source, w, '›', theme.user, theme.bold),
-      ];
-      return [textItem(key, draw, width)];
+      const text = flattenContent(node.content);
+      const draw = (w: number) => [[], ...message(text + source, w, '›', theme.user, theme.bold)];
+      return [textItem(key, draw, width, text)];
     }
     case 'assistant': {
       const items = assistantItems(key, node.blocks, context, false);
@@ -192,14 +199,10 @@ export function nodeItems(node: ConversationNode, context: NodeContext): Convers
         );
       return items;
     }
-    case 'steering':
-      return [
-        textItem(
-          key,
-          (w) => message(`steer: ${flattenContent(node.content)}`, w, '↪', theme.notice),
-          width,
-        ),
-      ];
+    case 'steering': {
+      const text = flattenContent(node.content);
+      return [textItem(key, (w) => message(`steer: ${text}`, w, '↪', theme.notice), width, text)];
+    }
     case 'context': {
       const label = `context${node.envelope !== '' ? ` (${oneLine(node.envelope)})` : ''}`;
       const text = flattenContent(node.content);
@@ -207,7 +210,7 @@ export function nodeItems(node: ConversationNode, context: NodeContext): Convers
         full
           ? message(`${label}\n${text}`, w, '·', theme.dim, theme.dim)
           : [truncateLine([seg(`· ${label}: `, theme.dim), seg(oneLine(text), theme.dim)], w)];
-      return [textItem(key, draw, width)];
+      return [textItem(key, draw, width, text)];
     }
     case 'tool-result':
       return [cardItem(`call:${node.tool.callId}`, node.tool, context)];
@@ -227,6 +230,7 @@ export function nodeItems(node: ConversationNode, context: NodeContext): Convers
           key,
           (w) => message(`${node.message}${code}`, w, '✗', theme.error, theme.error),
           width,
+          node.message,
         ),
       ];
     }
@@ -244,7 +248,7 @@ export function nodeItems(node: ConversationNode, context: NodeContext): Convers
                 w,
               ),
             ];
-      return [textItem(key, draw, width)];
+      return [textItem(key, draw, width, node.dataJson)];
     }
     default: {
       const unknown: never = node;

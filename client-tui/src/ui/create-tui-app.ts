@@ -19,6 +19,8 @@ import { createTuiState, type TuiState } from './tui-state.js';
 import { createExpiryTimer } from './expiry-timer.js';
 import { forgetFailureOnReconnect } from './status-line.js';
 import { openSession } from './open-session.js';
+import { createSessionObserver } from './session-observer.js';
+import { clipboardSequence } from './copy-item.js';
 
 /** Options of `createTuiApp`. */
 export interface TuiAppOptions {
@@ -37,6 +39,8 @@ export interface TuiAppOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** The clock (ms since the epoch); tests may pass their own. */
   readonly now?: () => number;
+  /** Ring the terminal bell when the open session starts waiting for the person (off by default). */
+  readonly bell?: boolean;
 }
 
 /** A running client. */
@@ -69,10 +73,16 @@ export function createTuiApp(options: TuiAppOptions): TuiApp {
   const cards = createCardCache();
   const actions = createSessionActions(options.client);
   const state = createTuiState();
+  const observer = createSessionObserver({
+    write: (data) => program._write(data),
+    bell: options.bell ?? false,
+    now,
+  });
 
   const expiry = createExpiryTimer(state, now, () => scheduler.schedule());
   const scheduler = createRenderScheduler(() => {
     const t = now();
+    observer.observe(state);
     syncPrompt(state, t);
     writer.draw(
       drawTui(state, {
@@ -137,6 +147,8 @@ export function createTuiApp(options: TuiAppOptions): TuiApp {
     now,
     flush: () => scheduler.schedule(),
     editDraft: () => void editDraft(),
+    cards,
+    clipboard: (text) => program._write(clipboardSequence(text)),
   };
 
   async function editDraft(): Promise<void> {
@@ -171,6 +183,7 @@ export function createTuiApp(options: TuiAppOptions): TuiApp {
     list.close();
     state.open?.window.close();
     program._write(disableBracketedPaste);
+    observer.dispose();
     process.off('exit', onExit);
     pastes.dispose();
     screen.destroy();
