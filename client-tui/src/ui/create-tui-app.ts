@@ -41,6 +41,11 @@ export interface TuiAppOptions {
   readonly now?: () => number;
   /** Ring the terminal bell when the open session starts waiting for the person (off by default). */
   readonly bell?: boolean;
+  /**
+   * Whether `$EDITOR` may run (on by default). Off for a terminal that is not this
+   * process's own, such as an SSH channel: the editor would take the host's terminal.
+   */
+  readonly editor?: boolean;
 }
 
 /** A running client. */
@@ -153,6 +158,13 @@ export function createTuiApp(options: TuiAppOptions): TuiApp {
 
   async function editDraft(): Promise<void> {
     if (editing || closed) return;
+    if (options.editor === false) {
+      const error =
+        'no $EDITOR over dsh ssh: write long prompts here (Alt+Enter or Ctrl+J for a new line)';
+      applyEdit(state, context, { error });
+      scheduler.schedule();
+      return;
+    }
     editing = true;
     const result = await editWithSuspendedScreen(
       program,
