@@ -14,6 +14,7 @@ export {
   type ConversationNode,
   type ConversationSnapshot,
   type LiveOutput,
+  type OpenTurn,
   type PartialMessage,
   type PendingItem,
   type PendingView,

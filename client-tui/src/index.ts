@@ -13,6 +13,27 @@ export {
   type TuiRequest,
 } from './cli/parse-tui-args.js';
 
+export { runSsh } from './cli/run-ssh.js';
+export {
+  defaultSshPort,
+  parseSshArgs,
+  sshUsage,
+  type SshConfig,
+  type SshRequest,
+} from './cli/parse-ssh-args.js';
+
+// The SSH server (dsh ssh).
+export {
+  startSshServer,
+  type ChannelClient,
+  type ChannelTerminal,
+  type SshAccess,
+  type SshServer,
+  type SshServerOptions,
+} from './ssh/start-ssh-server.js';
+export { loadOrCreateHostKey, readAuthorizedKeys, type AuthorizedKeys } from './ssh/ssh-keys.js';
+export { accessPolicy, fingerprint, isLoopbackAddress } from './ssh/ssh-access.js';
+
 // The client.
 export { createTuiApp, type TuiApp, type TuiAppOptions } from './ui/create-tui-app.js';
 export { createSessionClient, type SessionClient } from './data/session-client.js';
@@ -36,6 +57,18 @@ export {
   type ConversationView,
   type ViewportFrame,
 } from './ui/conversation-view.js';
+
+// Markdown of assistant text.
+export {
+  createMarkdownStream,
+  markdownLines,
+  type MarkdownStream,
+} from './markdown/markdown-lines.js';
+export {
+  markdownSegments,
+  createSegmentScanner,
+  type SegmentScanner,
+} from './markdown/markdown-segments.js';
 
 // Text.
 export { sanitizeText } from './text/sanitize-text.js';

@@ -37,6 +37,18 @@ describe('createConversationRenderer() on every fixture journal at 80 columns', 
   });
 });
 
+describe('createConversationRenderer() on every fixture journal, with styles', () => {
+  const cases = journals.flatMap((name) => [80, 120].map((cols) => [name, cols] as const));
+  it.each(cases)('%s at %i columns', async (name, cols) => {
+    const lines = fixtureItems(name, cols - 2).flatMap((item) =>
+      item.lines.map((line) => [seg('  '), ...line]),
+    );
+    const shown = name === 'long-paging' ? lines.slice(-60) : lines;
+    const { styled } = await drawOnVirtualScreen(shown, cols);
+    await expect(styled).toMatchFileSnapshot(`__snapshots__/styled/${name}.${cols}.txt`);
+  });
+});
+
 describe('details view of every card in the showcase at 80 columns', () => {
   it('showcase details', async () => {
     const items = fixtureItems('showcase', 78).filter((item) => item.block !== undefined);

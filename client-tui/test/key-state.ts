@@ -1,4 +1,4 @@
-import type { PendingItem } from '@dsh/card-models';
+import { createCardCache, type PendingItem } from '@dsh/card-models';
 import type { ConnectionState, SessionList, SessionWindow } from '@dsh/client-live';
 import { createComposer } from '../src/ui/composer.js';
 import { createConversationView } from '../src/ui/conversation-view.js';
@@ -36,7 +36,12 @@ export function setup(
     return Promise.resolve(undefined);
   };
   const actions: SessionActions = {
-    send: (_id, text, mode) => record(`send ${mode} ${text}`).then(() => options.sendError),
+    send: (_id, text, mode) =>
+      record(`send ${mode} ${text}`).then(() =>
+        options.sendError === undefined
+          ? { started: !(options.running ?? false) }
+          : { error: options.sendError, started: false },
+      ),
     stop: () => record('stop'),
     approve: (_id, approvalId, decision) => record(`approve ${approvalId} ${decision}`),
     answer: (_id, questionId, answers) => record(`answer ${questionId} ${JSON.stringify(answers)}`),
@@ -81,6 +86,10 @@ export function setup(
     chord: undefined,
     homeDir: '/h',
     listShown: true,
+    runningSince: undefined,
+    queue: [],
+    history: undefined,
+    picker: undefined,
   };
   const context: KeyContext = {
     actions,
@@ -89,6 +98,8 @@ export function setup(
     flush: () => {},
     editDraft: () => void calls.push('editor'),
     now: () => now,
+    cards: createCardCache(),
+    clipboard: (text) => void calls.push(`clipboard ${text}`),
   };
   const keyOf = (name: string): [string | undefined, Key] => {
     if (name.startsWith('C-')) {

@@ -8,6 +8,7 @@ import {
 } from '../src/index.js';
 import { createFrame, putLines } from '../src/ui/frame.js';
 import { createTerminalWriter } from '../src/ui/terminal-writer.js';
+import { styledDump } from './styled-dump.js';
 import { createVirtualTerminal, type VirtualTerminal } from './virtual-terminal.js';
 
 /** The conversation items of a fixture scenario, rendered at `width`. */
@@ -40,7 +41,7 @@ export async function drawOnVirtualScreen(
   lines: readonly StyledLine[],
   cols: number,
   colorDepth: 16 | 256 = 256,
-): Promise<{ rows: string[]; raw: string; vt: VirtualTerminal }> {
+): Promise<{ rows: string[]; styled: string; raw: string; vt: VirtualTerminal }> {
   const height = Math.max(1, lines.length);
   const vt = createVirtualTerminal(cols, height);
   const frame = createFrame(cols, height);
@@ -48,7 +49,8 @@ export async function drawOnVirtualScreen(
   createTerminalWriter((text) => vt.output.write(text), colorDepth).draw(frame);
   await vt.settle();
   const rows = vt.lines();
+  const styled = styledDump(vt.terminal);
   const raw = vt.raw;
   vt.dispose();
-  return { rows, raw, vt };
+  return { rows, styled, raw, vt };
 }

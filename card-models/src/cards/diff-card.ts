@@ -1,4 +1,5 @@
 import { computeHunks, isHunk, type FileDiff, type Hunk } from '../contract/hunks.js';
+import { langFromPath } from '../contract/lang-from-path.js';
 import type { ToolCallBlock } from '../conversation/types.js';
 import { isObject, stringField, successMeta, topLevelArgs, type JsonObject } from './card-json.js';
 import { displayPath, type PathFacts } from './path-facts.js';
@@ -36,6 +37,8 @@ export interface DiffCard {
   /** The path as the call or the result named it (for opening the file). */
   readonly path: string;
   readonly displayPath: string;
+  /** highlight.js language of the file, from its name (`langFromPath`); '' when unknown. */
+  readonly lang: string;
   /** `applied` when the hunks come from the result's meta, else `arguments`. */
   readonly source: 'arguments' | 'applied';
   /** True when the call created the file (`oldText: null`, or `str_replace_editor create`). */
@@ -79,6 +82,7 @@ export function diffCard(block: ToolCallBlock, facts: PathFacts): DiffCard | und
     state: block.status === 'running' ? 'running' : 'ok',
     path: change.path,
     displayPath: displayPath(change.path, facts),
+    lang: langFromPath(change.path),
     source: change.source,
     created: change.created,
     lineNumbersInFile: change.lineNumbersInFile,

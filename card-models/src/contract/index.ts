@@ -20,6 +20,7 @@ export {
   timeoutNotice,
   type ShellEnding,
 } from './markers.js';
+export { langFromPath } from './lang-from-path.js';
 export { formatReadEnvelope, parseReadEnvelope, type ReadEnvelope } from './read-envelope.js';
 export { computeHunks, hunkContext, isHunk, type FileDiff, type Hunk } from './hunks.js';
 export type {

@@ -21,6 +21,7 @@ import type {
   AssistantBlock,
   ConversationNode,
   ConversationSnapshot,
+  OpenTurn,
   PendingItem,
   ToolCallBlock,
 } from './types.js';
@@ -49,6 +50,7 @@ export class ConversationFold {
   private readonly resolved = new Map<string, QuestionResolved>();
   /** The call that asked each question request, for its answers. */
   private readonly questionCalls = new Map<string, string>();
+  private openTurn: OpenTurn | undefined;
   private pendingChanged = true;
   private resolvedChanged = true;
   private last: ConversationSnapshot | undefined;
@@ -115,6 +117,7 @@ export class ConversationFold {
       this.resolvedChanged || rebuilt || last === undefined
         ? reuseMap(this.resolved, last?.resolvedQuestions)
         : last.resolvedQuestions,
+      reuseOpenTurn(this.openTurn, last?.openTurn),
       this.vector,
     );
     this.pendingChanged = false;
@@ -231,6 +234,7 @@ export class ConversationFold {
         return this.setPending(`q:${questionId}`, undefined);
       }
       case 'turnStart':
+        this.openTurn = { turn: payload.value.turn, seq, time };
         return;
       case 'turnEnd':
         return this.endTurn(payload.value.turn, payload.value.reason, seq, time);
@@ -258,6 +262,7 @@ export class ConversationFold {
 
   /** Freezes the turn's partial, stops its open calls when cancelled, closes pending items. */
   private endTurn(turn: number, reason: TurnEndReason, seq: number, time?: Timestamp): void {
+    if (this.openTurn?.turn === turn) this.openTurn = undefined;
     const state = this.partial.state;
     if (state !== undefined && state.turn === turn) {
       const blocks = this.partial.blocks();
@@ -312,6 +317,15 @@ export class ConversationFold {
     if (source === undefined) throw new Error(`no node source at ${index}`);
     return materializeNode(source, this.tree, pool?.node);
   }
+}
+
+/** `previous` when it names the same turn start (a rebuilt window keeps the object). */
+function reuseOpenTurn(
+  fresh: OpenTurn | undefined,
+  previous: OpenTurn | undefined,
+): OpenTurn | undefined {
+  if (fresh === undefined || previous === undefined) return fresh;
+  return fresh.turn === previous.turn && fresh.seq === previous.seq ? previous : fresh;
 }
 
 /** False for a tool-call block with neither a call id nor a name: nothing to show or match. */

@@ -11,6 +11,7 @@ export type {
   ConversationNode,
   ConversationSnapshot,
   LiveOutput,
+  OpenTurn,
   PartialMessage,
   PendingItem,
   ToolCallBlock,

@@ -204,6 +204,18 @@ export interface ConversationSnapshot {
   readonly pending: readonly PendingItem[];
   /** Answers of resolved questions by question id (for question cards). */
   readonly resolvedQuestions: ReadonlyMap<string, QuestionResolved>;
+  /**
+   * The turn whose `turn/start` is in the window and whose `turn/end` is not yet (how long
+   * it has been working); undefined when none, or when its start is older than the window.
+   */
+  readonly openTurn: OpenTurn | undefined;
+}
+
+/** A turn that started in the window and has not ended: its number and its `turn/start`. */
+export interface OpenTurn {
+  readonly turn: number;
+  readonly seq: number;
+  readonly time: Timestamp | undefined;
 }
 
 /** How the window changed. */

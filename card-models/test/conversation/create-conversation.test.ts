@@ -26,6 +26,35 @@ const t1 = { turn: 1 };
 const ask = (id: string, name = 'bash') => assistantMessage(t1, [toolCallBlock(id, name, {})]);
 
 describe('createConversation()', () => {
+  describe('openTurn', () => {
+    it.each<{ name: string; payloads: Payload[]; turn: number | undefined }>([
+      { name: 'none before a turn starts', payloads: [userMessage('hi')], turn: undefined },
+      { name: 'a running turn', payloads: [userMessage('hi'), turnStart(1)], turn: 1 },
+      { name: 'an ended turn', payloads: [turnStart(1), turnEnd(1)], turn: undefined },
+      { name: 'the next turn', payloads: [turnStart(1), turnEnd(1), turnStart(2)], turn: 2 },
+      { name: 'an end of an older turn', payloads: [turnStart(2), turnEnd(1)], turn: 2 },
+      {
+        name: 'a start older than the window',
+        payloads: [assistantMessage(t1, ['x'])],
+        turn: undefined,
+      },
+    ])('$name', ({ payloads, turn }) => {
+      expect(assemble(payloads).openTurn?.turn).toBe(turn);
+    });
+
+    it('names the turn/start event and keeps the object while the turn runs', () => {
+      const conversation = createConversation();
+      const list = events([userMessage('hi'), turnStart(1), assistantMessage(t1, ['a'])]);
+      conversation.apply({ kind: 'append', events: list.slice(0, 2) });
+      const open = conversation.snapshot.openTurn;
+      expect(open).toMatchObject({ turn: 1, seq: 1 });
+      conversation.apply({ kind: 'append', events: list.slice(2) });
+      expect(conversation.snapshot.openTurn).toBe(open);
+      conversation.apply({ kind: 'replace', events: list });
+      expect(conversation.snapshot.openTurn).toBe(open);
+    });
+  });
+
   describe('nodes in surface order', () => {
     it.each<{ name: string; payloads: Payload[]; kinds: string[] }>([
       {
@@ -219,6 +248,7 @@ describe('createConversation()', () => {
         runningCalls: [],
         pending: [],
         resolvedQuestions: new Map(),
+        openTurn: undefined,
       });
     });
   });

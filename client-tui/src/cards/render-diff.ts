@@ -1,6 +1,7 @@
-import type { DiffLine } from '@dsh/card-models';
-import { sanitizeText } from '../text/sanitize-text.js';
-import { seg, type StyledLine } from '../text/styled-line.js';
+import type { DiffCard, DiffLine } from '@dsh/card-models';
+import { highlightedLines } from '../markdown/code-lines.js';
+import { mergeStyle } from '../markdown/merge-style.js';
+import { seg, type Segment, type StyledLine } from '../text/styled-line.js';
 import { wrapLine } from '../text/text-width.js';
 import type { TuiCardRenderer } from './card-renderer.js';
 import { renderGeneric } from './render-generic.js';
@@ -11,10 +12,34 @@ function numberCell(n: number | undefined, width: number): string {
   return (n === undefined ? '' : String(n)).padStart(width);
 }
 
+const highlighted = new WeakMap<DiffCard, Map<DiffLine, Segment[]>>();
+
+/**
+ * Each row's text highlighted in the file's language: the new side (context and added
+ * rows) and the old side (context and removed rows) are highlighted as the code they are.
+ */
+function rowTokens(card: DiffCard): Map<DiffLine, Segment[]> {
+  let found = highlighted.get(card);
+  if (found === undefined) {
+    found = new Map();
+    const newSide = card.lines.filter((row) => row.kind !== 'removed');
+    const oldSide = card.lines.filter((row) => row.kind === 'removed');
+    for (const side of [newSide, oldSide]) {
+      const tokens = highlightedLines(
+        side.map((row) => row.text),
+        card.lang,
+      );
+      side.forEach((row, i) => found?.set(row, tokens[i] ?? []));
+    }
+    highlighted.set(card, found);
+  }
+  return found;
+}
+
 /**
  * Diff card: path and +/- counts, then numbered rows (old and new line numbers, `+`
- * green, `-` red, a separator between hunks): the first rows in the conversation, every
- * row in details.
+ * green, `-` red and dim, the text highlighted in the file's language, a separator
+ * between hunks): the first rows in the conversation, every row in details.
  */
 export const renderDiff: TuiCardRenderer = (block, card, context) => {
   const body = card.body;
@@ -35,26 +60,34 @@ export const renderDiff: TuiCardRenderer = (block, card, context) => {
   for (const row of rows) maxNumber = Math.max(maxNumber, row.oldLine ?? 0, row.newLine ?? 0);
   const numberWidth = String(maxNumber).length;
   const gutterWidth = numberWidth * 2 + 4;
+  const tokens = rowTokens(body);
   const lines: StyledLine[] = [...wrapLine(head, context.width, 2)];
   let hunk: number | undefined;
   for (const row of rows) {
     if (hunk !== undefined && row.hunk !== hunk) lines.push([seg('  ⋯', theme.hunkSeparator)]);
     hunk = row.hunk;
-    lines.push(...wrapLine(diffRow(row, numberWidth), context.width, gutterWidth, rowsPerLine));
+    const text = tokens.get(row) ?? [];
+    lines.push(
+      ...wrapLine(diffRow(row, text, numberWidth), context.width, gutterWidth, rowsPerLine),
+    );
   }
   const hidden = context.mode === 'details' ? 0 : body.hiddenLines;
   if (hidden > 0) lines.push([moreLine(hidden)]);
   return lines;
 };
 
-function diffRow(row: DiffLine, numberWidth: number): StyledLine {
+function diffRow(row: DiffLine, text: readonly Segment[], numberWidth: number): StyledLine {
   const sign = row.kind === 'added' ? '+' : row.kind === 'removed' ? '-' : ' ';
   const style =
     row.kind === 'added' ? theme.added : row.kind === 'removed' ? theme.removed : undefined;
   const numbers = `${numberCell(row.oldLine, numberWidth)} ${numberCell(row.newLine, numberWidth)} `;
+  const body =
+    row.kind === 'removed'
+      ? text.map((segment) => seg(segment.text, mergeStyle(segment.style, theme.dim)))
+      : text;
   return [
-    seg(numbers, theme.lineNumber),
-    seg(`${sign} `, style),
-    seg(sanitizeText(row.text), style),
+    seg(numbers, style === undefined ? theme.lineNumber : mergeStyle(theme.lineNumber, style)),
+    seg(`${sign} `, style === undefined ? undefined : mergeStyle(style, theme.bold)),
+    ...body,
   ];
 }

@@ -1,4 +1,4 @@
-import { sanitizeText } from '../text/sanitize-text.js';
+import { highlightedLines } from '../markdown/code-lines.js';
 import { seg, type StyledLine } from '../text/styled-line.js';
 import { wrapLine } from '../text/text-width.js';
 import type { TuiCardRenderer } from './card-renderer.js';
@@ -90,11 +90,9 @@ export const renderCode: TuiCardRenderer = (block, card, context) => {
     return card.row.errorText !== '' ? renderGeneric(block, card, context) : [];
   }
   const lines: StyledLine[] = [[seg('Program', theme.bold)]];
-  sanitizeText(body.code)
-    .split('\n')
-    .forEach((line, i) => {
-      const number = seg(`${String(i + 1).padStart(4)} `, theme.lineNumber);
-      lines.push(...wrapLine([number, seg(line)], context.width, 5));
-    });
+  highlightedLines(body.code.split('\n'), 'javascript').forEach((line, i) => {
+    const number = seg(`${String(i + 1).padStart(4)} `, theme.lineNumber);
+    lines.push(...wrapLine([number, ...line], context.width, 5));
+  });
   return [...lines, ...renderGeneric(block, card, context)];
 };

@@ -23,7 +23,17 @@ export const theme = {
   notice: { fg: 3 },
   link: { fg: 4, underline: true },
   pending: { fg: 0, bg: 3, bold: true },
+  waiting: { fg: 3, bold: true },
   key: { bold: true, fg: 3 },
+  heading1: { bold: true, underline: true },
+  heading: { bold: true },
+  heading3: { bold: true, italic: true },
+  code: { fg: 6 },
+  codeFrame: { dim: true },
+  quote: { dim: true },
+  listMarker: { fg: 5 },
+  linkUrl: { dim: true },
+  tableRule: { dim: true },
 } as const satisfies Record<string, TextStyle>;
 
 /** Colours of highlight.js scopes (the part before the first dot decides). */

@@ -7,6 +7,8 @@ export interface TuiConfig {
   readonly token: string | undefined;
   readonly mouse: boolean;
   readonly sessionId: string | undefined;
+  /** Ring the terminal bell when the open session starts waiting for the person. */
+  readonly bell: boolean;
 }
 
 /** What `dsh tui` was asked to do. */
@@ -31,6 +33,8 @@ options:
                     can read it in \`ps\`; prefer --token-file or DSH_TOKEN
   --session ID      open this session first     (default: the newest)
   --mouse           turn mouse reporting on (off by default so text selection works)
+  --bell            ring the terminal bell when an approval or question starts
+                    waiting in the open session   (env DSH_TUI_BELL=1; off by default)
   -h, --help        show this help
 
 colours: 256 when TERM or COLORTERM says so, else 16; DSH_COLORS=16|256 overrides.
@@ -56,6 +60,7 @@ export function parseTuiArgs(
         'token-file': { type: 'string' },
         session: { type: 'string' },
         mouse: { type: 'boolean' },
+        bell: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -91,6 +96,7 @@ export function parseTuiArgs(
       token,
       mouse: values.mouse === true,
       sessionId: values.session === '' ? undefined : values.session,
+      bell: values.bell === true || fromEnv('DSH_TUI_BELL') === '1',
     },
   };
 }

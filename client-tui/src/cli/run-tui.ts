@@ -40,6 +40,7 @@ export async function runTui(
     output: process.stdout,
     colorDepth: detectColorDepth(env),
     mouse: config.mouse,
+    bell: config.bell,
     ...(config.sessionId !== undefined ? { sessionId: config.sessionId } : {}),
   });
   await app.done;

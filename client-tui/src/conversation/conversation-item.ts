@@ -12,6 +12,8 @@ export interface ConversationItem {
   /** The tool call the item draws, when it is a card. */
   readonly block?: ToolCallBlock;
   readonly pending?: PendingItem;
+  /** The item's own text (a message as written, its Markdown source): what copying it gives. */
+  readonly text?: string;
   /** The full view of the item for the details pane, at `width`. */
   readonly details: (width: number) => StyledLine[];
 }

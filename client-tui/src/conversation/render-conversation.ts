@@ -10,6 +10,7 @@ import { oneLine, textLines } from '../cards/text-lines.js';
 import { theme } from '../cards/theme.js';
 import { seg, type StyledLine } from '../text/styled-line.js';
 import { wrapLine } from '../text/text-width.js';
+import { createMarkdownStream, type MarkdownStream } from '../markdown/markdown-lines.js';
 import type { ConversationItem } from './conversation-item.js';
 import { nodeItems, partialItems, type NodeContext } from './render-node.js';
 
@@ -37,13 +38,28 @@ export function createConversationRenderer(
 ): ConversationRenderer {
   let memoWidth = -1;
   let memo = new WeakMap<ConversationNode, ConversationItem[]>();
+  // Stream renderers of the partial's text blocks; dropped when another partial streams.
+  let streams = new Map<string, MarkdownStream>();
+  let streamsOf: number | undefined;
+  const markdownStream = (key: string): MarkdownStream => {
+    let stream = streams.get(key);
+    if (stream === undefined) {
+      stream = createMarkdownStream();
+      streams.set(key, stream);
+    }
+    return stream;
+  };
   return {
     render(snapshot, width, options = {}) {
       if (width !== memoWidth) {
         memo = new WeakMap();
         memoWidth = width;
       }
-      const nodeContext: NodeContext = { ...context, width };
+      if (snapshot.partial?.seq !== streamsOf) {
+        streams = new Map();
+        streamsOf = snapshot.partial?.seq;
+      }
+      const nodeContext: NodeContext = { ...context, width, markdownStream };
       const closing = closingNodes(snapshot.nodes);
       const files =
         closing.size > 0

@@ -10,7 +10,8 @@ import type { CardContext, TuiRendererRegistry } from '../cards/card-renderer.js
 import { oneLine, textLines } from '../cards/text-lines.js';
 import { theme } from '../cards/theme.js';
 import { seg, type StyledLine, type TextStyle } from '../text/styled-line.js';
-import { truncateLine } from '../text/text-width.js';
+import { lineWidth, truncateLine } from '../text/text-width.js';
+import { markdownLines, type MarkdownStream } from '../markdown/markdown-lines.js';
 import type { ConversationItem } from './conversation-item.js';
 
 /** What drawing a node needs besides the node: the registry and the card context. */
@@ -18,6 +19,11 @@ export interface NodeContext {
   readonly registry: TuiRendererRegistry;
   readonly card: Omit<CardContext, 'width' | 'mode'>;
   readonly width: number;
+  /**
+   * The stream renderer of a streamed text block (by item key), so each chunk costs what
+   * the new text costs; without it a streamed block is drawn whole.
+   */
+  readonly markdownStream?: (key: string) => MarkdownStream;
 }
 
 /** Lines of a message: a marker on the first row, the text indented under it. */
@@ -28,6 +34,29 @@ function message(text: string, width: number, marker: string, style: TextStyle, 
   });
   const first = lines[0] ?? [];
   lines[0] = [seg(marker.padEnd(2), style), ...first.slice(1)];
+  return lines;
+}
+
+/**
+ * An assistant text block: its Markdown drawn under the `•` marker, two cells in; while
+ * streaming, a cursor after the last character.
+ */
+function assistantText(
+  text: string,
+  width: number,
+  cursor: boolean,
+  stream: MarkdownStream | undefined,
+): StyledLine[] {
+  const room = Math.max(4, width - 2);
+  const body = stream !== undefined ? stream.lines(text, room) : markdownLines(text, room);
+  const lines: StyledLine[] = body.length > 0 ? body.map((line) => [seg('  '), ...line]) : [[]];
+  if (cursor) {
+    const last = lines[lines.length - 1] ?? [];
+    if (lineWidth(last) < width) lines[lines.length - 1] = [...last, seg('▍')];
+    else lines.push([seg('  ▍')]);
+  }
+  const first = lines[0] ?? [];
+  lines[0] = [seg('• ', theme.assistant), ...(body.length > 0 ? first.slice(1) : [])];
   return lines;
 }
 
@@ -66,16 +95,22 @@ function textItem(
   key: string,
   draw: (width: number, full: boolean) => StyledLine[],
   width: number,
+  text?: string,
 ): ConversationItem {
-  return { key, lines: draw(width, false), details: (w) => draw(w, true) };
+  const item = { key, lines: draw(width, false), details: (w: number) => draw(w, true) };
+  return text === undefined ? item : { ...item, text };
 }
 
-/** The items of assistant blocks (a finished message or the streaming partial). */
+/**
+ * The items of assistant blocks: a finished message, or the partial (`growing`, drawn by
+ * stream renderers) with a cursor after its last block while `streaming`.
+ */
 export function assistantItems(
   keyPrefix: string,
   blocks: readonly AssistantBlock[],
   context: NodeContext,
   streaming: boolean,
+  growing = streaming,
 ): ConversationItem[] {
   const items: ConversationItem[] = [];
   blocks.forEach((block, i) => {
@@ -83,18 +118,27 @@ export function assistantItems(
     switch (block.kind) {
       case 'text': {
         if (block.text.trim() === '' && !streaming) return;
-        const cursor = streaming && i === blocks.length - 1 ? '▍' : '';
+        const cursor = streaming && i === blocks.length - 1;
+        const stream = growing ? context.markdownStream?.(key) : undefined;
         items.push(
           textItem(
             key,
-            (w) => message(block.text + cursor, w, '•', theme.assistant),
+            (w, full) => assistantText(block.text, w, cursor && !full, full ? undefined : stream),
             context.width,
+            block.text,
           ),
         );
         return;
       }
       case 'reasoning':
-        items.push(textItem(key, (w, full) => reasoningLines(block.text, w, full), context.width));
+        items.push(
+          textItem(
+            key,
+            (w, full) => reasoningLines(block.text, w, full),
+            context.width,
+            block.text,
+          ),
+        );
         return;
       case 'tool-call':
         items.push(cardItem(`call:${block.callId}`, block.tool, context));
@@ -114,7 +158,7 @@ export function partialItems(
   context: NodeContext,
   streaming: boolean,
 ): ConversationItem[] {
-  const items = assistantItems(`partial:${partial.seq}`, partial.blocks, context, streaming);
+  const items = assistantItems(`partial:${partial.seq}`, partial.blocks, context, streaming, true);
   if (items.length === 0) {
     items.push(
       textItem(
@@ -143,11 +187,9 @@ export function nodeItems(node: ConversationNode, context: NodeContext): Convers
     case 'user': {
       const source =
         node.source !== '' && node.source !== 'user' ? ` (${oneLine(node.source)})` : '';
-      const draw = (w: number) => [
-        [],
-        ...message(flattenContent(node.content) + source, w, '›', theme.user, theme.bold),
-      ];
-      return [textItem(key, draw, width)];
+      const text = flattenContent(node.content);
+      const draw = (w: number) => [[], ...message(text + source, w, '›', theme.user, theme.bold)];
+      return [textItem(key, draw, width, text)];
     }
     case 'assistant': {
       const items = assistantItems(key, node.blocks, context, false);
@@ -157,14 +199,10 @@ export function nodeItems(node: ConversationNode, context: NodeContext): Convers
         );
       return items;
     }
-    case 'steering':
-      return [
-        textItem(
-          key,
-          (w) => message(`steer: ${flattenContent(node.content)}`, w, '↪', theme.notice),
-          width,
-        ),
-      ];
+    case 'steering': {
+      const text = flattenContent(node.content);
+      return [textItem(key, (w) => message(`steer: ${text}`, w, '↪', theme.notice), width, text)];
+    }
     case 'context': {
       const label = `context${node.envelope !== '' ? ` (${oneLine(node.envelope)})` : ''}`;
       const text = flattenContent(node.content);
@@ -172,7 +210,7 @@ export function nodeItems(node: ConversationNode, context: NodeContext): Convers
         full
           ? message(`${label}\n${text}`, w, '·', theme.dim, theme.dim)
           : [truncateLine([seg(`· ${label}: `, theme.dim), seg(oneLine(text), theme.dim)], w)];
-      return [textItem(key, draw, width)];
+      return [textItem(key, draw, width, text)];
     }
     case 'tool-result':
       return [cardItem(`call:${node.tool.callId}`, node.tool, context)];
@@ -192,6 +230,7 @@ export function nodeItems(node: ConversationNode, context: NodeContext): Convers
           key,
           (w) => message(`${node.message}${code}`, w, '✗', theme.error, theme.error),
           width,
+          node.message,
         ),
       ];
     }
@@ -209,7 +248,7 @@ export function nodeItems(node: ConversationNode, context: NodeContext): Convers
                 w,
               ),
             ];
-      return [textItem(key, draw, width)];
+      return [textItem(key, draw, width, node.dataJson)];
     }
     default: {
       const unknown: never = node;

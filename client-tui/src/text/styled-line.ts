@@ -9,6 +9,7 @@ export interface TextStyle {
   readonly italic?: boolean;
   readonly underline?: boolean;
   readonly inverse?: boolean;
+  readonly strike?: boolean;
 }
 
 /** A run of sanitized text (no control characters) with one style. */

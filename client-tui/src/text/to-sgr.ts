@@ -10,7 +10,7 @@ function colorCode(index: number, base: 30 | 40): string {
 
 /**
  * The SGR parameters of a style at a colour depth (`1;2;3;38;5;214`...), empty for the
- * default style. Bold, dim, italic, underline and inverse each have their own code, so
+ * default style. Bold, dim, italic, underline, inverse and strikethrough each have their own code, so
  * reasoning (dim italic) and dim tool output look as they should.
  */
 export function sgrParams(style: TextStyle | undefined, depth: ColorDepth = 256): string {
@@ -21,6 +21,7 @@ export function sgrParams(style: TextStyle | undefined, depth: ColorDepth = 256)
   if (style.italic) codes.push('3');
   if (style.underline) codes.push('4');
   if (style.inverse) codes.push('7');
+  if (style.strike) codes.push('9');
   const fg = style.fg === undefined ? undefined : reduceColor(style.fg, depth);
   if (fg !== undefined) codes.push(colorCode(fg, 30));
   const bg = style.bg === undefined ? undefined : reduceColor(style.bg, depth);

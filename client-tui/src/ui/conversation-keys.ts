@@ -1,10 +1,11 @@
 import { loadOlderAtTop, onCommon, requestQuit, type Key, type KeyContext } from './key-actions.js';
+import { copySelected } from './copy-item.js';
 import { fileViewOf, openSessionFacts } from './file-view.js';
 import type { TuiState } from './tui-state.js';
 
 /**
- * Keys of the conversation pane: cards, scrolling, details, the file view. Letters here
- * only move and show; nothing in this pane answers, stops or sends.
+ * Keys of the conversation pane: cards, scrolling, details, the file view, copying. Letters
+ * here only move, show and copy; nothing in this pane answers, stops or sends.
  */
 export function onConversation(
   state: TuiState,
@@ -58,6 +59,12 @@ export function onConversation(
       if (target) state.details = { key: target.key, top: 0 };
       return 'handled';
     }
+    case 'y':
+      copySelected(state, context, 'text');
+      return 'handled';
+    case 'S-y':
+      copySelected(state, context, 'command');
+      return 'handled';
     case 'i':
     case 'escape':
       state.focus = 'input';

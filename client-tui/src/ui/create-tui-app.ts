@@ -19,6 +19,8 @@ import { createTuiState, type TuiState } from './tui-state.js';
 import { createExpiryTimer } from './expiry-timer.js';
 import { forgetFailureOnReconnect } from './status-line.js';
 import { openSession } from './open-session.js';
+import { createSessionObserver } from './session-observer.js';
+import { clipboardSequence } from './copy-item.js';
 
 /** Options of `createTuiApp`. */
 export interface TuiAppOptions {
@@ -37,6 +39,13 @@ export interface TuiAppOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** The clock (ms since the epoch); tests may pass their own. */
   readonly now?: () => number;
+  /** Ring the terminal bell when the open session starts waiting for the person (off by default). */
+  readonly bell?: boolean;
+  /**
+   * Whether `$EDITOR` may run (on by default). Off for a terminal that is not this
+   * process's own, such as an SSH channel: the editor would take the host's terminal.
+   */
+  readonly editor?: boolean;
 }
 
 /** A running client. */
@@ -69,10 +78,16 @@ export function createTuiApp(options: TuiAppOptions): TuiApp {
   const cards = createCardCache();
   const actions = createSessionActions(options.client);
   const state = createTuiState();
+  const observer = createSessionObserver({
+    write: (data) => program._write(data),
+    bell: options.bell ?? false,
+    now,
+  });
 
   const expiry = createExpiryTimer(state, now, () => scheduler.schedule());
   const scheduler = createRenderScheduler(() => {
     const t = now();
+    observer.observe(state);
     syncPrompt(state, t);
     writer.draw(
       drawTui(state, {
@@ -137,10 +152,19 @@ export function createTuiApp(options: TuiAppOptions): TuiApp {
     now,
     flush: () => scheduler.schedule(),
     editDraft: () => void editDraft(),
+    cards,
+    clipboard: (text) => program._write(clipboardSequence(text)),
   };
 
   async function editDraft(): Promise<void> {
     if (editing || closed) return;
+    if (options.editor === false) {
+      const error =
+        'no $EDITOR over dsh ssh: write long prompts here (Alt+Enter or Ctrl+J for a new line)';
+      applyEdit(state, context, { error });
+      scheduler.schedule();
+      return;
+    }
     editing = true;
     const result = await editWithSuspendedScreen(
       program,
@@ -171,6 +195,7 @@ export function createTuiApp(options: TuiAppOptions): TuiApp {
     list.close();
     state.open?.window.close();
     program._write(disableBracketedPaste);
+    observer.dispose();
     process.off('exit', onExit);
     pastes.dispose();
     screen.destroy();

@@ -3,6 +3,7 @@ import { seg, type StyledLine } from '../text/styled-line.js';
 import { truncateLine } from '../text/text-width.js';
 import { putLines, type Frame } from './frame.js';
 import { keyHelp } from './key-help.js';
+import { pickerLines } from './session-picker.js';
 import type { TuiState } from './tui-state.js';
 
 function helpLines(cols: number): StyledLine[] {
@@ -47,7 +48,7 @@ function detailLines(state: TuiState, cols: number, height: number): StyledLine[
       [
         seg('Details', theme.bold),
         seg(
-          `  j/k scroll, Esc/q close — ${details.top + 1}-${Math.min(body.length, details.top + room)} of ${body.length}`,
+          `  j/k scroll, y/Y copy, Esc/q close — ${details.top + 1}-${Math.min(body.length, details.top + room)} of ${body.length}`,
           theme.dim,
         ),
       ],
@@ -57,11 +58,18 @@ function detailLines(state: TuiState, cols: number, height: number): StyledLine[
   ];
 }
 
-/** Draws the help screen or the details view over the frame (all rows but the last). */
-export function drawOverlay(frame: Frame, state: TuiState): boolean {
-  if (!state.help && !state.details) return false;
+/**
+ * Draws the session picker, the help screen or the details view over the frame (all rows
+ * but the last).
+ */
+export function drawOverlay(frame: Frame, state: TuiState, now: number): boolean {
+  if (!state.picker && !state.help && !state.details) return false;
   const height = Math.max(1, frame.rows - 1);
-  const lines = state.help ? helpLines(frame.cols) : detailLines(state, frame.cols, height);
+  const lines = state.picker
+    ? pickerLines(state, frame.cols, height, now)
+    : state.help
+      ? helpLines(frame.cols)
+      : detailLines(state, frame.cols, height);
   putLines(frame, 0, 0, frame.cols, height, lines);
   return true;
 }

@@ -8,6 +8,8 @@ import { createFrame, putLine, putLines, type Frame } from './frame.js';
 import { running } from './key-actions.js';
 import { helpLine } from './key-help.js';
 import { sessionListLines } from './session-list-lines.js';
+import { queueLines } from './prompt-queue.js';
+import { waitingSessions } from './status-facts.js';
 import { isLive, promptLines, statusLine } from './status-line.js';
 import type { OpenSession, TuiState } from './tui-state.js';
 import type { CardCache } from '@dsh/card-models';
@@ -153,7 +155,7 @@ export function drawTui(state: TuiState, context: DrawContext): Frame {
   const { cols, rows } = context;
   const frame = createFrame(cols, rows);
   const composer = composerRows(state, cols);
-  const prompt = promptLines(state, cols);
+  const prompt = [...promptLines(state, cols), ...queueLines(state, cols)];
   const layout = paneLayout(cols, rows, composer.rows, prompt.length);
   state.listShown = layout.listWidth > 0;
   if (!state.listShown && state.focus === 'sessions') state.focus = 'conversation';
@@ -168,6 +170,8 @@ export function drawTui(state: TuiState, context: DrawContext): Frame {
       cursor: state.listCursor,
       openId: state.open?.id,
       focused: state.focus === 'sessions',
+      waiting: waitingSessions(state),
+      now: context.now,
     }).slice(listTop, listTop + layout.bodyHeight);
     if (!state.list?.loaded) listLines.push([seg('loading…', theme.dim)]);
     else if (listRows.length === 0) listLines.push([seg('no sessions (n: new)', theme.dim)]);
@@ -189,7 +193,7 @@ export function drawTui(state: TuiState, context: DrawContext): Frame {
   putLines(frame, 0, layout.promptTop, cols, prompt.length, prompt);
   putLines(frame, 0, layout.composerTop, cols, composer.rows, composer.lines);
   putLine(frame, 0, rows - 1, cols, truncateLine([seg(helpLine(state.focus), theme.dim)], cols));
-  const overlay = drawOverlay(frame, state);
+  const overlay = drawOverlay(frame, state, context.now);
   frame.cursor =
     state.focus === 'input' && !overlay
       ? { x: Math.min(cols - 1, composer.cursor.x), y: layout.composerTop + composer.cursor.y }

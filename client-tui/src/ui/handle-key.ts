@@ -1,4 +1,5 @@
 import { onConversation } from './conversation-keys.js';
+import { copySelected } from './copy-item.js';
 import { onInput } from './input-keys.js';
 import {
   confirmMs,
@@ -9,6 +10,7 @@ import {
   type KeyContext,
 } from './key-actions.js';
 import { onPrompt } from './prompt-keys.js';
+import { onPicker, openPicker } from './session-picker.js';
 import { onSessions } from './session-keys.js';
 import type { Focus, TuiState } from './tui-state.js';
 
@@ -69,6 +71,7 @@ export function handleKey(
   const confirm = state.confirm;
   state.confirm = undefined;
   if (confirm?.kind === 'quit-running') return ch === 'y' ? 'quit' : 'handled';
+  if (state.picker) return onPicker(state, ch, key, context);
   if (state.help) {
     state.help = false;
     return 'handled';
@@ -78,6 +81,8 @@ export function handleKey(
     if (step !== undefined) state.details.top += step;
     else if (key.full === 'g' || key.full === 'home') state.details.top = 0;
     else if (key.full === 'S-g' || key.full === 'end') state.details.top = Number.MAX_SAFE_INTEGER;
+    else if (key.full === 'y') copySelected(state, context, 'text');
+    else if (key.full === 'S-y') copySelected(state, context, 'command');
     else if (['escape', 'q', 'enter', 'return'].includes(key.full ?? '')) state.details = undefined;
     return 'handled';
   }
@@ -89,6 +94,10 @@ export function handleKey(
   }
   if (key.full === 'f1') {
     state.help = true;
+    return 'handled';
+  }
+  if (key.full === 'C-o') {
+    openPicker(state);
     return 'handled';
   }
   if (key.full === 'tab' || key.full === 'S-tab') {

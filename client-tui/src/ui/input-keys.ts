@@ -1,11 +1,14 @@
+import { recallHistory } from './input-history.js';
 import {
   applyAnswer,
   currentPending,
   flash,
   requestQuit,
+  running,
   type Key,
   type KeyContext,
 } from './key-actions.js';
+import { dropQueued, enqueuePrompt } from './prompt-queue.js';
 import { startAnswers, typeAnswer } from './question-answers.js';
 import type { TuiState } from './tui-state.js';
 
@@ -72,6 +75,10 @@ export function onInput(
     case 'C-d':
       if (composer.text === '') return requestQuit(state);
       break;
+    case 'up':
+    case 'down':
+      if (state.inputMode === 'prompt' && recallHistory(state, key.full)) return 'handled';
+      break;
     default:
       break;
   }
@@ -101,16 +108,23 @@ function send(state: TuiState, context: KeyContext, text: string, mode: 'queue' 
   const open = state.open;
   if (!open) return;
   state.composer.set('');
+  state.history = undefined;
   // Sending ends the typing: a prompt that arrives now may take focus.
   state.typedAt = 0;
   open.view.follow();
-  void context.actions.send(open.id, text, mode).then((error) => {
-    if (error !== undefined) {
+  // While a turn runs, the prompt waits on the host: the queue above the composer shows it.
+  const entry = { text, mode, afterSeq: open.window.state.snapshot.endSeq };
+  const queued = running(state);
+  if (queued) enqueuePrompt(state, entry);
+  void context.actions.send(open.id, text, mode).then((result) => {
+    if (result.error !== undefined) {
+      dropQueued(state, entry);
       // The unsent text comes back, before whatever was typed since.
       const since = state.composer.text;
       state.composer.set(since === '' ? text : `${text}\n${since}`);
-      flash(state, context, `not sent: ${error} (the draft is back in the composer)`, true);
-    }
+      flash(state, context, `not sent: ${result.error} (the draft is back in the composer)`, true);
+    } else if (result.started) dropQueued(state, entry);
+    else if (!queued && state.open === open) enqueuePrompt(state, entry);
     context.flush();
   });
 }

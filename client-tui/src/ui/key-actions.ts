@@ -1,4 +1,4 @@
-import { pendingViews, type PendingItem } from '@dsh/card-models';
+import { pendingViews, type CardCache, type PendingItem } from '@dsh/card-models';
 import type { SessionList } from '@dsh/client-live';
 import type { Widgets } from 'reblessed';
 import { maxPasteChars } from './bracketed-paste.js';
@@ -18,6 +18,10 @@ export interface KeyContext {
   readonly editDraft: () => void;
   /** The clock (ms since the epoch); tests may pass their own. */
   readonly now: () => number;
+  /** The card cache the conversation is drawn with (copying reads cards from it). */
+  readonly cards: CardCache;
+  /** Puts text on the system clipboard (OSC 52). */
+  readonly clipboard: (text: string) => void;
 }
 
 /** A key as reblessed reports it. */
@@ -73,9 +77,15 @@ export function pendingId(item: PendingItem): string {
   return item.kind === 'approval' ? item.approvalId : item.questionId;
 }
 
-/** Cancels the open session's turn. */
+/** Cancels the open session's turn; the host drops what was queued, and so does the queue. */
 export function stop(state: TuiState, context: KeyContext): void {
-  if (state.open) report(state, context, context.actions.stop(state.open.id), 'stop requested');
+  const open = state.open;
+  if (!open) return;
+  const stopped = context.actions.stop(open.id).then((error) => {
+    if (error === undefined && state.open === open) state.queue = [];
+    return error;
+  });
+  report(state, context, stopped, 'stop requested');
 }
 
 /** Quits at once when nothing runs; while a turn runs, asks once (y quits). */

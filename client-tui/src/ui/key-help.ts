@@ -6,12 +6,14 @@ export const keyHelp: readonly (readonly [string, string, string])[] = [
   ['any', 'F1', 'this help (any key closes it); ? too outside the composer'],
   ['any', 'C-c C-c', 'stop the running turn (the second C-c within 3 s confirms)'],
   ['any', 'C-c C-c', 'quit, when nothing runs'],
+  ['any', 'C-o', 'pick a session: type to filter, ↑ ↓ move, Enter open, Esc close'],
   ['composer', 'Enter', 'send (queued when a turn is running)'],
   ['composer', 'C-j / M-Enter', 'new line (the composer grows to 8 rows, then scrolls)'],
   ['composer', 'C-s', 'steer the running turn'],
   ['composer', 'C-g / C-x C-e', 'edit the draft in $VISUAL / $EDITOR'],
   ['composer', 'Esc', 'leave the composer (stops nothing)'],
   ['composer', 'C-d', 'quit when the draft is empty (asks while a turn runs)'],
+  ['composer', '↑ ↓ (empty draft)', 'earlier prompts of this session; ↓ past the newest empties'],
   ['composer', 'C-a C-e C-u C-k C-w', 'edit the line; ↑ ↓ move between rows; paste keeps lines'],
   ['prompt', 'y / a / n', 'approval: allow once / allow for this session / deny'],
   ['prompt', '1-9 Enter', 'question: choose an option (Enter confirms several)'],
@@ -22,6 +24,7 @@ export const keyHelp: readonly (readonly [string, string, string])[] = [
   ['conversation', 'g Home / G End', 'top (loads older) / follow the bottom'],
   ['conversation', 'Enter', 'details of the selected card (Esc or q closes)'],
   ['conversation', 'o', "the file's read view: the latest read of the card's path"],
+  ['conversation', 'y / Y', 'copy the message or output / the command (OSC 52 clipboard)'],
   ['conversation', 'i / Esc', 'back to the composer'],
   ['conversation', 'r', 'reconnect now'],
   ['conversation', 'q', 'quit (asks while a turn runs)'],
@@ -34,9 +37,9 @@ export const keyHelp: readonly (readonly [string, string, string])[] = [
 export function helpLine(focus: Focus): string {
   switch (focus) {
     case 'sessions':
-      return 'j/k move  Enter open  n new  Esc compose  q quit  ? help';
+      return 'j/k move  Enter open  n new  C-o find  Esc compose  q quit  ? help';
     case 'conversation':
-      return 'j/k cards  Enter details  o file  PgUp older  End follow  i compose  q quit  ? help';
+      return 'j/k cards  Enter details  y copy  PgUp older  End follow  i compose  C-o sessions  ? help';
     case 'input':
       return 'Enter send  C-j newline  C-s steer  C-g editor  Esc leave  C-c C-c stop  F1 help';
     case 'prompt':

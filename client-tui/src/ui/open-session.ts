@@ -47,6 +47,8 @@ export function openSession(state: TuiState, sessionId: string, deps: OpenDeps):
   state.answers = undefined;
   state.prompt = undefined;
   state.inputMode = 'prompt';
+  state.queue = [];
+  state.history = undefined;
   const index = state.list?.rows.findIndex((row) => row.summary.id === sessionId) ?? -1;
   if (index >= 0) state.listCursor = index;
 }

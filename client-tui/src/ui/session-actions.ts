@@ -5,9 +5,16 @@ import { PromptMode } from '@dsh/gen/service';
 import { describeError } from '@dsh/client-live';
 import type { SessionClient } from '../data/session-client.js';
 
+/** How a prompt was taken: `error` when it was not, else whether it started a turn at once. */
+export interface SendResult {
+  readonly error?: string;
+  /** False when the host queued it (or keeps it for the running turn's next step). */
+  readonly started: boolean;
+}
+
 /** The writes a person can make to a session; each resolves with an error text or undefined. */
 export interface SessionActions {
-  send(sessionId: string, text: string, mode: 'queue' | 'steer'): Promise<string | undefined>;
+  send(sessionId: string, text: string, mode: 'queue' | 'steer'): Promise<SendResult>;
   stop(sessionId: string): Promise<string | undefined>;
   approve(
     sessionId: string,
@@ -40,14 +47,18 @@ async function attempt(run: () => Promise<unknown>): Promise<string | undefined>
 /** Prompt, Cancel, Respond and CreateSession over `client`; failures become messages. */
 export function createSessionActions(client: SessionClient): SessionActions {
   return {
-    send: (sessionId, text, mode) =>
-      attempt(() =>
-        client.prompt({
+    async send(sessionId, text, mode) {
+      try {
+        const response = await client.prompt({
           sessionId,
           content: [create(ContentBlockSchema, { block: { case: 'text', value: { text } } })],
           mode: mode === 'steer' ? PromptMode.STEER : PromptMode.QUEUE,
-        }),
-      ),
+        });
+        return { started: response.started };
+      } catch (error) {
+        return { error: describeError(error), started: false };
+      }
+    },
     stop: (sessionId) => attempt(() => client.cancel({ sessionId })),
     approve: (sessionId, approvalId, decision) =>
       attempt(() =>

@@ -4,7 +4,8 @@ import { theme } from '../cards/theme.js';
 import { oneLine } from '../cards/text-lines.js';
 import { seg, type StyledLine } from '../text/styled-line.js';
 import { lineWidth, truncateLine, wrapLine } from '../text/text-width.js';
-import { currentPending, running } from './key-actions.js';
+import { currentPending } from './key-actions.js';
+import { factParts, fitFacts, turnParts } from './status-facts.js';
 import type { TuiState } from './tui-state.js';
 
 // When each reconnecting state was first drawn: its `retryInMs` counts from then.
@@ -60,8 +61,9 @@ export function forgetFailureOnReconnect(state: TuiState, wasLive: boolean): boo
 
 /**
  * The status line: a pending confirmation, else the live state (connection trouble first,
- * then following / scrolled and window errors), and the latest message while it lasts, cut
- * to `width` so both stay visible.
+ * then following / scrolled, how long the turn has been working and how to stop it, what
+ * waits for the person, window errors), the latest message while it lasts, and on the
+ * right the session's facts that fit (context, model, tokens, directory).
  * Nothing here outlives the state it describes: messages expire by `until`.
  */
 export function statusLine(state: TuiState, now: number, width: number): StyledLine {
@@ -89,25 +91,35 @@ export function statusLine(state: TuiState, now: number, width: number): StyledL
   }
   const open = state.open;
   const windowState = open?.window.state;
-  const live: StyledLine = connectionText(windowState?.connection, now) ??
-    connectionText(state.list?.connection, now) ?? [
-      ...(open && windowState
-        ? [seg(open.view.following ? 'following' : 'scrolled (End: follow)', theme.dim)]
-        : [seg('Tab: sessions  Enter: open', theme.dim)]),
-      ...(running(state) ? [seg('  ● turn running (C-c C-c stops)', theme.running)] : []),
-      ...(windowState?.error !== undefined
-        ? [seg(`  ${oneLine(windowState.error)}`, theme.error)]
-        : []),
-    ];
+  const trouble =
+    connectionText(windowState?.connection, now) ?? connectionText(state.list?.connection, now);
+  const live: StyledLine = trouble ?? [
+    ...(open && windowState
+      ? [seg(open.view.following ? 'following' : 'scrolled (End: follow)', theme.dim)]
+      : [seg('Tab: sessions  Enter: open', theme.dim)]),
+    ...turnParts(state, now),
+    ...(windowState?.error !== undefined
+      ? [seg(`  ${oneLine(windowState.error)}`, theme.error)]
+      : []),
+  ];
   const message = state.flash !== undefined && state.flash.until >= now ? state.flash : undefined;
-  if (message === undefined) return truncateLine(live, width);
-  // The message keeps its room (up to two thirds of the row); the live state gets the rest.
-  const text = truncateLine(
-    [seg(oneLine(message.text), message.error ? theme.error : theme.ok)],
-    Math.max(10, Math.floor((width * 2) / 3)),
-  );
-  const room = width - lineWidth(text) - 3;
-  return room < 8 ? text : [...truncateLine(live, room), seg(' · ', theme.dim), ...text];
+  let left: StyledLine;
+  if (message === undefined) left = truncateLine(live, width);
+  else {
+    // The message keeps its room (up to two thirds of the row); the live state gets the rest.
+    const text = truncateLine(
+      [seg(oneLine(message.text), message.error ? theme.error : theme.ok)],
+      Math.max(10, Math.floor((width * 2) / 3)),
+    );
+    const room = width - lineWidth(text) - 3;
+    left = room < 8 ? text : [...truncateLine(live, room), seg(' · ', theme.dim), ...text];
+  }
+  // The session's facts take what is left, right-aligned, never pushing the state out.
+  const facts =
+    trouble === undefined ? fitFacts(factParts(state), width - lineWidth(left) - 2) : [];
+  if (facts.length === 0) return left;
+  const gap = width - lineWidth(left) - lineWidth(facts);
+  return [...left, seg(' '.repeat(Math.max(2, gap))), ...facts];
 }
 
 function keysLine(keys: readonly (readonly [string, string])[]): StyledLine {

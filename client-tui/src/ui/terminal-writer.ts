@@ -3,12 +3,15 @@ import type { TextStyle } from '../text/styled-line.js';
 import { sgrParams } from '../text/to-sgr.js';
 import type { Cell, Frame } from './frame.js';
 
-/** A space that looks the same as an erased cell (no background, inverse or underline). */
+/** A space that looks the same as an erased cell (no background, inverse, underline or strike). */
 const isBlank = (cell: Cell | undefined) =>
   cell !== undefined &&
   cell.text === ' ' &&
   (cell.style === undefined ||
-    (cell.style.bg === undefined && !cell.style.inverse && !cell.style.underline));
+    (cell.style.bg === undefined &&
+      !cell.style.inverse &&
+      !cell.style.underline &&
+      !cell.style.strike));
 
 /** Writes frames to a terminal, sending only the cells that changed since the last one. */
 export interface TerminalWriter {

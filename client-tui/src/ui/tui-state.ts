@@ -3,6 +3,8 @@ import type { SessionListState, SessionWindow, SessionWindowState } from '@dsh/c
 import type { ConversationRenderer } from '../conversation/render-conversation.js';
 import { createComposer, type Composer } from './composer.js';
 import type { ConversationView } from './conversation-view.js';
+import type { HistoryBrowse } from './input-history.js';
+import type { QueuedPrompt } from './prompt-queue.js';
 import type { QuestionAnswers } from './question-answers.js';
 
 /**
@@ -79,6 +81,17 @@ export interface TuiState {
   homeDir: string;
   /** The session list is drawn (terminals of 60 columns and more); focus skips it otherwise. */
   listShown: boolean;
+  /**
+   * When the client first saw the open session running (ms), for the working time when the
+   * turn's start is older than the window.
+   */
+  runningSince: number | undefined;
+  /** Prompts this client sent while a turn ran that have not shown in the window yet. */
+  queue: readonly QueuedPrompt[];
+  /** Up/Down browsing of earlier prompts in the composer, while the recalled text is unedited. */
+  history: HistoryBrowse | undefined;
+  /** The session picker (C-o): what is typed, and the highlighted match. */
+  picker: { query: string; cursor: number } | undefined;
 }
 
 /** The state of a client that just started: focus in an empty composer, nothing open. */
@@ -101,5 +114,9 @@ export function createTuiState(): TuiState {
     chord: undefined,
     homeDir: '',
     listShown: true,
+    runningSince: undefined,
+    queue: [],
+    history: undefined,
+    picker: undefined,
   };
 }

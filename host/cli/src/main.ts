@@ -10,6 +10,7 @@ export async function main(
 ): Promise<number> {
   if (argv[0] === 'import') return runImportCommand(argv.slice(1), env);
   if (argv[0] === 'tui') return runTuiCommand(argv.slice(1), env);
+  if (argv[0] === 'ssh') return runSshCommand(argv.slice(1), env);
   const { argv: serveArgv, watchClaude } = extractWatchClaude(argv);
   const request = parseServeArgs(serveArgv, env);
   switch (request.kind) {
@@ -45,4 +46,13 @@ async function runTuiCommand(
 ): Promise<number> {
   const { runTui } = await import('@dsh/client-tui');
   return runTui(argv, env);
+}
+
+/** `dsh ssh`: the terminal client served over SSH, loaded only when asked for. */
+async function runSshCommand(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<number> {
+  const { runSsh } = await import('@dsh/client-tui');
+  return runSsh(argv, env, process.cwd());
 }

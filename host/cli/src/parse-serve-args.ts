@@ -68,6 +68,8 @@ limits (see host/README.server.md):
   -v, --version     show the version
 
        dsh import claude-code [DIR|FILE] [--data-dir DIR]   (see dsh import --help)
+       dsh tui [--host URL]      the terminal client          (see dsh tui --help)
+       dsh ssh [--port N]        the terminal client over SSH (see dsh ssh --help)
 `;
 
 /**
