@@ -2,7 +2,7 @@ import { create } from '@bufbuild/protobuf';
 import { UsageSchema, type ContentBlock, type Usage } from '@dsh/gen/content';
 import { ExtensionEventSchema } from '@dsh/gen/events';
 import { eventPayloads, type EventPayload } from '@dsh/journal';
-import { numberOf, type JsonRecord } from './transcript-line.js';
+import { numberOf, type JsonRecord } from './json-fields.js';
 
 /** The `source` of messages an import writes: marks them as typed in Claude Code. */
 export const importSource = 'claude-code';

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ConverterState } from './transcript-converter.js';
-import { isRecord } from './transcript-line.js';
+import type { ConverterState } from './claude-code/transcript-converter.js';
+import { isRecord } from './json-fields.js';
 
 /** The folder of the data dir that holds import state files. */
 export const importStateDirName = '.claude-code-import';

@@ -2,7 +2,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { JournalStore } from '@dsh/journal';
 import { findTranscripts } from './find-transcripts.js';
-import { acquireImportLock } from './import-lock.js';
+import { acquireImportLock } from '../import-lock.js';
 import { importTranscript } from './import-transcript.js';
 
 /** Options of `watchClaudeCode`. */

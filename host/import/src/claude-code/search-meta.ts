@@ -1,5 +1,5 @@
 import type { MatchesMeta, PathsMeta } from '@dsh/card-models/contract';
-import { isRecord, numberOf, stringOf } from './transcript-line.js';
+import { isRecord, numberOf, stringOf } from '../json-fields.js';
 
 /** `glob` meta from Claude Code's `Glob` result (`filenames`, `numFiles`, `truncated`). */
 export function globMeta(toolUseResult: unknown): PathsMeta | undefined {

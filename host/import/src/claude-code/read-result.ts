@@ -1,6 +1,6 @@
 import { formatReadEnvelope, type ReadEnvelope, type ReadMeta } from '@dsh/card-models/contract';
 import { langFromPath } from '@dsh/tools';
-import { isRecord, numberOf, stringOf } from './transcript-line.js';
+import { isRecord, numberOf, stringOf } from '../json-fields.js';
 
 /** A `read` result in dsh form: the envelope text and its meta. */
 export interface ReadResult {

@@ -1,8 +1,8 @@
 import { realpath, stat } from 'node:fs/promises';
 import type { JournalStore } from '@dsh/journal';
 import { findTranscripts } from './find-transcripts.js';
-import { acquireImportLock } from './import-lock.js';
-import { importStatePath, loadImportState } from './import-state.js';
+import { acquireImportLock } from '../import-lock.js';
+import { importStatePath, loadImportState } from '../import-state.js';
 import { importTranscript } from './import-transcript.js';
 
 /** Options of `importClaudeCode`. */

@@ -6,28 +6,29 @@ import {
   modelOf,
   titleOf,
   unknownEvents,
-} from './import-journals.js';
+} from '../import-journals.js';
 import {
   importStatePath,
   loadImportState,
   saveImportState,
   type ImportState,
   type TargetState,
-} from './import-state.js';
+} from '../import-state.js';
 import {
   importedSessionId,
   sidechainSessionId,
   subagentSessionId,
   transcriptName,
 } from './import-session-ids.js';
-import { readLines } from './read-lines.js';
+import { readLines } from '../read-lines.js';
 import {
   createTranscriptConverter,
   initialConverterState,
   type TimedPayload,
   type TranscriptConverter,
 } from './transcript-converter.js';
-import { parseTranscriptLine, stringOf, type TranscriptLine } from './transcript-line.js';
+import { stringOf } from '../json-fields.js';
+import { parseTranscriptLine, type TranscriptLine } from './transcript-line.js';
 
 /** A transcript file to import. */
 export interface TranscriptFile {

@@ -3,17 +3,12 @@ import { errorCodes, interruptedMessage } from '@dsh/card-models/contract';
 import { ContentBlockSchema, type ContentBlock } from '@dsh/gen/content';
 import { TurnEndReason } from '@dsh/gen/events';
 import type { EventPayload } from '@dsh/journal';
-import { contentBlocks, contentText, textBlock } from './content-blocks.js';
-import { importPayloads as p, usageOf } from './import-payloads.js';
+import { contentBlocks, contentText, textBlock } from '../content-blocks.js';
+import { importPayloads as p, usageOf } from '../import-payloads.js';
 import { translateToolCall } from './translate-tool-call.js';
 import { translateToolResult, type OpenCall } from './translate-tool-result.js';
-import {
-  isRecord,
-  lineTime,
-  stringOf,
-  type JsonRecord,
-  type TranscriptLine,
-} from './transcript-line.js';
+import { isRecord, lineTime, stringOf, type JsonRecord } from '../json-fields.js';
+import type { TranscriptLine } from './transcript-line.js';
 
 /** One block of the assistant message being merged from several transcript lines. */
 type PendingBlock =

@@ -1,5 +1,5 @@
 import { computeHunks, isHunk, type DiffMeta, type Hunk } from '@dsh/card-models/contract';
-import { isRecord, stringOf } from './transcript-line.js';
+import { isRecord, stringOf } from '../json-fields.js';
 
 /**
  * `write` / `edit` meta from Claude Code's `Edit` or `Write` result: one diff whose

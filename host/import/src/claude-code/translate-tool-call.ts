@@ -1,4 +1,4 @@
-import { isRecord, type JsonRecord } from './transcript-line.js';
+import { isRecord, type JsonRecord } from '../json-fields.js';
 
 /** A Claude Code tool call in dsh terms: the first-party name and argument JSON text. */
 export interface TranslatedCall {

@@ -3,12 +3,12 @@ import { errorCodes } from '@dsh/card-models/contract';
 import type { ContentBlock } from '@dsh/gen/content';
 import { ToolErrorSchema, type ToolError } from '@dsh/gen/events';
 import type { EventPayload } from '@dsh/journal';
-import { contentBlocks, contentText, textBlock } from './content-blocks.js';
+import { contentBlocks, contentText, textBlock } from '../content-blocks.js';
 import { diffMeta } from './diff-meta.js';
 import { readResult } from './read-result.js';
 import { grepMeta, globMeta } from './search-meta.js';
 import { shellOutput } from './shell-result.js';
-import { isRecord, stringOf, type JsonRecord } from './transcript-line.js';
+import { isRecord, stringOf, type JsonRecord } from '../json-fields.js';
 import { webFetchMeta, webSearchMeta } from './web-meta.js';
 
 /** A tool call seen in the transcript and not settled yet. */
