@@ -23,9 +23,13 @@ export {
 export { formatReadEnvelope, parseReadEnvelope, type ReadEnvelope } from './read-envelope.js';
 export { computeHunks, hunkContext, isHunk, type FileDiff, type Hunk } from './hunks.js';
 export type {
+  ChildSessionMeta,
+  CountsMeta,
   DiffMeta,
   MatchesMeta,
   PathsMeta,
+  PlanMeta,
+  ShellJobMeta,
   ReadMeta,
   WebFetchMeta,
   WebSearchMeta,
