@@ -118,6 +118,7 @@ class FileJournalStore implements JournalStore {
     title?: string;
     sessionId?: string;
     createdAt?: Date;
+    origin?: string;
   }): Promise<Journal> {
     const parentId = init.parentId ?? '';
     if (parentId !== '') {
@@ -140,6 +141,7 @@ class FileJournalStore implements JournalStore {
         ).toISOString(),
         model: init.model ?? '',
         title: init.title ?? '',
+        ...(init.origin === undefined || init.origin === '' ? {} : { origin: init.origin }),
       };
       const created =
         (await this.locate(id)) === undefined && (await writeJournalHeader(this.dataDir, header));

@@ -113,6 +113,8 @@ export interface JournalStore {
     sessionId?: string;
     /** Creation time for the header (an import keeps its source's); now when absent. */
     createdAt?: Date;
+    /** For an imported session: the agent it comes from (`JournalHeader.origin`). */
+    origin?: string;
   }): Promise<Journal>;
   /** Observes created sessions and appends to any open journal. */
   onChange(listener: (change: StoreChange) => void): () => void;

@@ -12,7 +12,10 @@ export interface SummarySource {
   readonly error?: string | undefined;
 }
 
-/** The wire summary of a session: header facts, size, times, running state, error. */
+/**
+ * The wire summary of a session: header facts, size, times, running state, error. An
+ * imported session (its header names an origin) is read-only whatever its file allows.
+ */
 export function sessionSummary(source: SummarySource, running: boolean): SessionSummary {
   const { header } = source;
   const created = new Date(header.createdAt);
@@ -26,8 +29,9 @@ export function sessionSummary(source: SummarySource, running: boolean): Session
     title: header.title,
     model: header.model,
     eventCount: source.length,
-    readOnly: source.readOnly,
+    readOnly: source.readOnly || (header.origin ?? '') !== '',
     error: source.error ?? '',
+    origin: header.origin ?? '',
   });
 }
 
