@@ -14,8 +14,8 @@ export const importPayloads = {
     eventPayloads.userMessage(content, importSource),
   steeringMessage: (turn: number, content: ContentBlock[]): EventPayload =>
     eventPayloads.steeringMessage(turn, content, importSource),
-  contextMessage: (content: ContentBlock[], envelope: string): EventPayload =>
-    eventPayloads.contextMessage(content, importSource, envelope, ''),
+  contextMessage: (content: ContentBlock[], envelope: string, metaJson = ''): EventPayload =>
+    eventPayloads.contextMessage(content, importSource, envelope, metaJson),
   /** A transcript line or block the importer does not map, kept whole as `claude-code/<kind>`. */
   extension: (kind: string, data: JsonRecord): EventPayload => ({
     case: 'extension',

@@ -57,7 +57,9 @@ describe('translateToolCall()', () => {
       'ask_user',
       { questions: [{ question: 'q?' }] },
     ],
-    ['MultiEdit', { file_path: '/a', edits: [] }, 'MultiEdit', { file_path: '/a', edits: [] }],
+    ['MultiEdit', { file_path: '/a', edits: [] }, 'edit', { file_path: '/a', edits: [] }],
+    ['Skill', { skill: 'pdf', args: 'x' }, 'skill', { name: 'pdf', args: 'x' }],
+    ['LS', { path: '/a' }, 'LS', { path: '/a' }],
     ['mcp__srv__tool', { x: 1 }, 'mcp__srv__tool', { x: 1 }],
     ['Bash', 'not an object', 'Bash', 'not an object'],
   ])('%s %j -> %s', (name, input, expectedName, expectedArgs) => {
@@ -157,7 +159,7 @@ describe('translateToolResult()', () => {
       'Command timed out after 2m',
       'Error: timed out',
       true,
-      { text: 'Command timed out after 2m', code: 'tool_error' },
+      { text: 'Command timed out after 2m', code: 'timeout' },
     ],
     [
       'bash interrupted',
@@ -234,7 +236,9 @@ describe('translateToolResult()', () => {
       'a.ts:3',
       { mode: 'count', content: 'a.ts:3' },
       undefined,
-      { meta: undefined },
+      {
+        meta: { shape: 'counts', files: [{ path: 'a.ts', count: 3 }], truncated: false, total: 3 },
+      },
     ],
     [
       'glob truncated',

@@ -1,5 +1,7 @@
 import { stat } from 'node:fs/promises';
 import type { Journal, JournalStore } from '@dsh/journal';
+import { textBlock } from '../content-blocks.js';
+import { importPayloads as p } from '../import-payloads.js';
 import {
   createOrAdopt,
   journalExists,
@@ -14,20 +16,32 @@ import {
   type ImportState,
   type TargetState,
 } from '../import-state.js';
+import { stringOf } from '../json-fields.js';
+import { readLines } from '../read-lines.js';
+import { sniffTranscript, wrongFormat } from '../sniff-transcript.js';
 import {
   importedSessionId,
   sidechainSessionId,
   subagentSessionId,
   transcriptName,
 } from './import-session-ids.js';
-import { readLines } from '../read-lines.js';
+import { contextEnvelopes } from './line-meaning.js';
+import { emptyRoutes, internalTarget, routeLine } from './sidechain-routes.js';
+import {
+  describeCall,
+  mainLinks,
+  parentCallOf,
+  parentCallText,
+  type ParentCall,
+} from './subagent-links.js';
 import {
   createTranscriptConverter,
   initialConverterState,
+  type ConverterState,
+  type FlushMode,
   type TimedPayload,
   type TranscriptConverter,
 } from './transcript-converter.js';
-import { stringOf } from '../json-fields.js';
 import { parseTranscriptLine, type TranscriptLine } from './transcript-line.js';
 
 /** A transcript file to import. */
@@ -42,8 +56,11 @@ export interface TranscriptFile {
 
 /** Options of one import pass. */
 export interface ImportPassOptions {
-  /** A one-time import: a turn whose last message called no tools is ended at EOF. */
-  readonly final: boolean;
+  /**
+   * How the pass ends (`FlushMode`): `final` for a one-time import (the last message is
+   * written and a finished turn ended), `pass` or `idle` while watching.
+   */
+  readonly flush: FlushMode;
   /** Malformed lines and other problems, as `file:line: reason`. */
   readonly onWarning?: (message: string) => void;
   /** Bytes of the file consumed so far, after each batch. */
@@ -60,6 +77,10 @@ export interface TranscriptImport {
   readonly malformed: number;
   /** Set when a sub-agent transcript waits for its parent session to be imported. */
   readonly waitingFor?: string;
+  /** Set when the file is not a Claude Code transcript (nothing was imported): why. */
+  readonly refused?: string;
+  /** True when the file has no complete line yet. */
+  readonly empty?: boolean;
 }
 
 const batchEvents = 1000;
@@ -67,19 +88,22 @@ const batchBytes = 4 << 20;
 
 interface Target {
   readonly key: string;
-  readonly saved: TargetState;
+  readonly saved: TargetState<ConverterState>;
   readonly converter: TranscriptConverter;
   buffer: TimedPayload[];
   /** Payload cases of events already in the journal that the state does not count (a crash after append). */
   skip: string[];
   cwd: string;
+  /** A sidechain's first prompt, to find the Task call that ran it. */
+  prompt?: string;
 }
 
 /**
  * Imports what is new in one transcript file: reads complete lines from the saved byte
  * offset in one streaming pass, converts them, appends the events in batches and saves
  * the state after each batch, so re-running never duplicates and a grown transcript is
- * continued. Interleaved sidechain lines go to child sessions.
+ * continued. Interleaved sidechain lines go to child sessions (Claude Code's own warm-up
+ * chains are left out). A file that is not a Claude Code transcript is refused.
  */
 export async function importTranscript(
   store: JournalStore,
@@ -87,15 +111,22 @@ export async function importTranscript(
   options: ImportPassOptions,
 ): Promise<TranscriptImport> {
   const statePath = importStatePath(store.dataDir, file.path);
-  const loaded = await loadImportState(statePath, file.path);
+  const loaded = await loadImportState<ConverterState>(statePath, file.path);
   if (typeof loaded === 'string') throw new Error(loaded);
-  const state: ImportState = loaded ?? {
+  if (loaded === undefined) {
+    const sniffed = await sniffTranscript(file.path);
+    if (sniffed.kind === 'empty') return { sessions: [], events: 0, malformed: 0, empty: true };
+    if (sniffed.kind === 'unknown') return refusal(sniffed.reason);
+    if (sniffed.format !== 'claude-code')
+      return refusal(wrongFormat(sniffed.format, 'claude-code'));
+  }
+  const state: ImportState<ConverterState> = loaded ?? {
     version: 1,
     source: file.path,
     offset: 0,
     lines: 0,
     targets: {},
-    sidechains: { byUuid: {}, count: 0, last: '' },
+    sidechains: emptyRoutes(),
   };
   const { size, mtime } = await stat(file.path);
   if (size < state.offset) {
@@ -113,6 +144,10 @@ export async function importTranscript(
     if (!(await journalExists(store, parent)))
       return { sessions: [], events: 0, malformed: 0, waitingFor: parent };
   }
+  const chains = structuredClone(state.sidechains);
+  const mainSessionId = (): string =>
+    state.targets.main?.id || importedSessionId(transcriptName(file.path));
+  const links = file.kind === 'main' ? mainLinks(file, mainSessionId, () => chains) : undefined;
   const targets = new Map<string, Target>();
   const target = async (key: string): Promise<Target> => {
     let found = targets.get(key);
@@ -127,7 +162,7 @@ export async function importTranscript(
     found = {
       key,
       saved,
-      converter: createTranscriptConverter(saved.converter),
+      converter: createTranscriptConverter(saved.converter, key === 'main' ? links : undefined),
       buffer: [],
       skip,
       cwd: '',
@@ -135,11 +170,23 @@ export async function importTranscript(
     targets.set(key, found);
     return found;
   };
-  const chains = structuredClone(state.sidechains);
   let events = 0;
   let malformed = 0;
   let pendingBytes = 0;
   let pendingEvents = 0;
+
+  /** The parent call a new child session shows first, as far as it is known. */
+  const parentOf = async (t: Target): Promise<ParentCall | undefined> => {
+    if (t.key === 'main') {
+      if (file.kind !== 'subagent' || t.saved.parentId === '' || parentClaudeId === undefined)
+        return undefined;
+      return parentCallOf(store.dataDir, file, parentClaudeId);
+    }
+    const main = targets.get('main')?.converter.state();
+    const callId =
+      main === undefined || t.prompt === undefined ? undefined : taskCallOf(main, t.prompt);
+    return { sessionId: t.saved.parentId, callId, description: describeCall(main, callId) };
+  };
 
   const ensureJournal = async (t: Target): Promise<Journal> => {
     if (t.saved.id !== '') return store.open(t.saved.id);
@@ -160,12 +207,28 @@ export async function importTranscript(
       t.saved.id = sidechainSessionId(main.saved.id, Number(t.key.slice('side-'.length)));
       t.saved.parentId = main.saved.id;
     }
+    const parent = await parentOf(t);
+    if (parent !== undefined) {
+      const meta = {
+        sessionId: parent.sessionId,
+        ...(parent.callId === undefined ? {} : { callId: parent.callId }),
+      };
+      const row = p.contextMessage(
+        [textBlock(parentCallText(parent))],
+        contextEnvelopes.subagent,
+        JSON.stringify(meta),
+      );
+      t.buffer.unshift({ payload: row, time: t.buffer.find((e) => e.time !== undefined)?.time });
+    }
+    const payloads = t.buffer.map((e) => e.payload);
+    const converted = t.converter.state();
     const created = await createOrAdopt(store, {
       sessionId: t.saved.id,
       parentId: t.saved.parentId,
       cwd: t.cwd,
-      title: titleOf(t.buffer.map((e) => e.payload)),
-      model: modelOf(t.buffer.map((e) => e.payload)),
+      title: titleOf(payloads, 'Claude Code', converted.title, converted.summary),
+      model: modelOf(payloads),
+      origin: 'claude-code',
       ...firstTime(t.buffer),
     });
     t.skip = created.existing;
@@ -226,14 +289,21 @@ export async function importTranscript(
       const sessionId = stringOf(parsed.value.fields, 'sessionId');
       if (sessionId !== undefined && sessionId !== '') parentClaudeId = sessionId;
     }
-    const t = await target(routeOf(file, parsed.value, chains));
+    const key = file.kind === 'subagent' ? 'main' : routeLine(parsed.value, chains);
+    if (key === internalTarget) continue;
+    const fresh = !targets.has(key) && state.targets[key] === undefined;
+    const t = await target(key);
+    if (fresh && key !== 'main') t.prompt = promptOf(parsed.value);
     if (t.cwd === '') t.cwd = stringOf(parsed.value.fields, 'cwd') ?? '';
     const out = t.converter.push(parsed.value);
     t.buffer.push(...out);
     pendingEvents += out.length;
     if (pendingEvents >= batchEvents || pendingBytes >= batchBytes) await commit(offset, lineNo);
   }
-  for (const t of targets.values()) t.buffer.push(...t.converter.flush(options.final));
+  if (options.flush !== 'pass') {
+    for (const key of Object.keys(state.targets)) await target(key);
+  }
+  for (const t of targets.values()) t.buffer.push(...t.converter.flush(options.flush));
   if (offset !== state.offset || [...targets.values()].some((t) => t.buffer.length > 0)) {
     await commit(offset, lineNo);
   }
@@ -243,29 +313,38 @@ export async function importTranscript(
   return { sessions, events, malformed };
 }
 
-/** Main-file sidechain lines go to `side-<k>` targets; everything else to `main`. */
-function routeOf(
-  file: TranscriptFile,
-  line: TranscriptLine,
-  chains: ImportState['sidechains'],
-): string {
-  const { fields } = line;
-  if (file.kind === 'subagent' || fields.isSidechain !== true) return 'main';
-  const parent = stringOf(fields, 'parentUuid');
-  let key = parent !== undefined ? chains.byUuid[parent] : undefined;
-  if (key === undefined && (parent === undefined || chains.last === '')) {
-    chains.count += 1;
-    key = `side-${chains.count}`;
+function refusal(reason: string): TranscriptImport {
+  return { sessions: [], events: 0, malformed: 0, refused: reason };
+}
+
+/** The text of a sidechain's first (user) line. */
+function promptOf(line: TranscriptLine): string | undefined {
+  const message = line.fields.message;
+  if (line.type !== 'user' || typeof message !== 'object' || message === null) return undefined;
+  const content = (message as Record<string, unknown>).content;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return undefined;
+  return content
+    .map((b: unknown) =>
+      typeof b === 'object' && b !== null && (b as { type?: unknown }).type === 'text'
+        ? String((b as { text?: unknown }).text ?? '')
+        : '',
+    )
+    .join('\n');
+}
+
+/** The open Task call of the main transcript whose prompt is `prompt`. */
+function taskCallOf(main: ConverterState, prompt: string): string | undefined {
+  for (const [callId, call] of Object.entries(main.openCalls)) {
+    if (call.name !== 'Task' && call.name !== 'Agent') continue;
+    try {
+      const args = JSON.parse(call.args) as Record<string, unknown>;
+      if (typeof args.prompt === 'string' && args.prompt.trim() === prompt.trim()) return callId;
+    } catch {
+      // Malformed arguments name no prompt.
+    }
   }
-  key ??= chains.last;
-  chains.last = key;
-  const uuid = stringOf(fields, 'uuid');
-  if (uuid !== undefined) {
-    chains.byUuid[uuid] = key;
-    const uuids = Object.keys(chains.byUuid);
-    if (uuids.length > 256) delete chains.byUuid[uuids[0]!];
-  }
-  return key;
+  return undefined;
 }
 
 /**

@@ -1,4 +1,5 @@
-import type { MatchesMeta, PathsMeta } from '@dsh/card-models/contract';
+import { posix } from 'node:path';
+import type { CountsMeta, MatchesMeta, PathsMeta } from '@dsh/card-models/contract';
 import { isRecord, numberOf, stringOf } from '../json-fields.js';
 
 /** `glob` meta from Claude Code's `Glob` result (`filenames`, `numFiles`, `truncated`). */
@@ -61,4 +62,61 @@ function parseRow(
     return { path: searchPath, lineNumber: Number(bare[1]), line: bare[2] ?? '' };
   }
   return undefined;
+}
+
+/**
+ * `grep` meta of Claude Code's other `Grep` modes: `files_with_matches` lists its
+ * `filenames` as paths; `count` parses its `path:N` rows into counts. Other modes give
+ * `undefined`.
+ */
+export function grepListingMeta(toolUseResult: unknown): PathsMeta | CountsMeta | undefined {
+  if (!isRecord(toolUseResult)) return undefined;
+  const truncated = numberOf(toolUseResult, 'appliedLimit') !== undefined;
+  if (toolUseResult.mode === 'files_with_matches') {
+    const paths = globMeta(toolUseResult);
+    return paths === undefined ? undefined : { ...paths, truncated: paths.truncated || truncated };
+  }
+  if (toolUseResult.mode !== 'count') return undefined;
+  const content = stringOf(toolUseResult, 'content') ?? '';
+  const files: CountsMeta['files'] = [];
+  for (const row of content.split('\n')) {
+    const cut = row.lastIndexOf(':');
+    const count = cut > 0 ? row.slice(cut + 1) : '';
+    if (!/^\d+$/.test(count)) continue;
+    files.push({ path: row.slice(0, cut), count: Number(count) });
+  }
+  if (files.length === 0 && content.trim() !== '') return undefined;
+  const total = numberOf(toolUseResult, 'numMatches') ?? files.reduce((sum, f) => sum + f.count, 0);
+  return { shape: 'counts', files, truncated, total };
+}
+
+/**
+ * `LS` meta: the paths of Claude Code's indented listing (`- /root/`, then `  - name`
+ * per level, directories ending in `/`), resolved against the listing's root. The
+ * trailing note is not a path. Text that is not such a listing gives `undefined`.
+ */
+export function lsMeta(text: string): PathsMeta | undefined {
+  const stack: string[] = [];
+  const paths: string[] = [];
+  for (const row of text.split('\n')) {
+    const match = /^( *)- (.+)$/.exec(row);
+    if (!match) continue;
+    const depth = (match[1] ?? '').length / 2;
+    const name = match[2] ?? '';
+    if (
+      !Number.isInteger(depth) ||
+      depth > stack.length ||
+      (depth === 0 && !name.startsWith('/'))
+    ) {
+      return undefined;
+    }
+    stack.length = depth;
+    const parent = stack.at(-1);
+    const path = parent === undefined ? name : posix.normalize(posix.join(parent, name));
+    stack.push(path);
+    if (depth > 0 && !name.startsWith('..'))
+      paths.push(name.endsWith('/') && !path.endsWith('/') ? `${path}/` : path);
+  }
+  if (stack.length === 0) return undefined;
+  return { shape: 'paths', paths, truncated: false, total: paths.length };
 }

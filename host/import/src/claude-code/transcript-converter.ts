@@ -1,21 +1,25 @@
-import { create } from '@bufbuild/protobuf';
 import { errorCodes, interruptedMessage } from '@dsh/card-models/contract';
-import { ContentBlockSchema, type ContentBlock } from '@dsh/gen/content';
+import type { ContentBlock } from '@dsh/gen/content';
 import { TurnEndReason } from '@dsh/gen/events';
 import type { EventPayload } from '@dsh/journal';
 import { contentBlocks, contentText, textBlock } from '../content-blocks.js';
-import { importPayloads as p, usageOf } from '../import-payloads.js';
-import { translateToolCall } from './translate-tool-call.js';
-import { translateToolResult, type OpenCall } from './translate-tool-result.js';
+import { importPayloads as p } from '../import-payloads.js';
 import { isRecord, lineTime, stringOf, type JsonRecord } from '../json-fields.js';
+import { contextEnvelopes, lineMeaning } from './line-meaning.js';
+import {
+  contentOf,
+  maxCounts,
+  pendingBlock,
+  previewChunks,
+  tokenCounts,
+  usageDelta,
+  type PendingMessage,
+  type TokenCounts,
+} from './pending-message.js';
+import { translateToolResult, type OpenCall, type ResultContext } from './translate-tool-result.js';
 import type { TranscriptLine } from './transcript-line.js';
-
-/** One block of the assistant message being merged from several transcript lines. */
-type PendingBlock =
-  | { kind: 'text'; text: string }
-  | { kind: 'reasoning'; text: string; signature: string }
-  | { kind: 'tool'; id: string; name: string; args: string }
-  | { kind: 'other'; data: JsonRecord };
+import { addNote, emptyNotes, notesMeta, notesText, type TurnNotes } from './turn-notes.js';
+import { classifyUserText } from './user-text.js';
 
 /** The conversion state of one transcript: JSON, so an import can continue where it stopped. */
 export interface ConverterState {
@@ -23,19 +27,27 @@ export interface ConverterState {
   turnOpen: boolean;
   step: number;
   openCalls: Record<string, OpenCall>;
-  pending: {
-    id: string;
-    blocks: PendingBlock[];
-    model: string;
-    usage: JsonRecord | null;
-    stop: string;
-    /** Time (ms) of the message's latest line that had one. */
-    time?: number;
-  } | null;
-  /** After the last assistant message: 'end' (it ended the turn), 'text' (no tool calls), 'none'. */
-  idle: 'none' | 'text' | 'end';
+  /** The assistant message being merged from its lines. */
+  pending: PendingMessage | null;
+  /**
+   * The last assistant message written: its API id and the usage counted for it, so
+   * lines of the same message after tool results continue it without counting twice.
+   */
+  written: { id: string; counted: TokenCounts | null } | null;
+  /** 'text' when the last assistant message called no tools (the turn may be over), else 'none'. */
+  idle: 'none' | 'text';
   /** Time (ms) of the last event written: the time of an event whose line has none. */
   time?: number;
+  /** Bookkeeping of the current turn, written as one context row when it ends. */
+  notes: TurnNotes;
+  /** Background shell jobs by id: their command, for the cards that read or stop them. */
+  jobs: Record<string, string>;
+  /** Sub-agents by agent id: the Task call that started each. */
+  agents: Record<string, string>;
+  /** A title the transcript gave the session (`/rename`, Claude Code's own). */
+  title: string;
+  /** The first `summary` line's text: a title when the session has no prompt. */
+  summary?: string;
 }
 
 /**
@@ -48,31 +60,47 @@ export interface TimedPayload {
   readonly time: number | undefined;
 }
 
+/**
+ * How a pass over the transcript ends: `pass` (more lines may follow at once), `idle`
+ * (the transcript paused: a message still being written is previewed as chunks) or
+ * `final` (a one-time import's end of file, or a long pause: the last message is written
+ * and a turn whose last message called no tools ends).
+ */
+export type FlushMode = 'pass' | 'idle' | 'final';
+
 /** Turns transcript lines into dsh event payloads, one line at a time. */
 export interface TranscriptConverter {
-  /** The events a line adds (an assistant message waits for its last line or `flush`). */
+  /** The events a line adds (an assistant message waits for the line that follows it). */
   push(line: TranscriptLine): TimedPayload[];
-  /**
-   * Writes the message being merged and, when the transcript shows the turn is over,
-   * its `turn/end`. `final` (a one-time import) also ends a turn whose last message
-   * called no tools.
-   */
-  flush(final: boolean): TimedPayload[];
+  /** The events the end of a pass adds (see `FlushMode`). */
+  flush(mode: FlushMode): TimedPayload[];
   /** The state to save; `createTranscriptConverter(state)` continues from it. */
   state(): ConverterState;
 }
 
-const interruptMarker = /^\[Request interrupted by user[^\]]*\]$/;
-const endReasons: ReadonlySet<string> = new Set([
-  'end_turn',
-  'stop_sequence',
-  'max_tokens',
-  'refusal',
-]);
+/** What the converter needs to know about sessions beyond its own transcript. */
+export interface ConverterLinks {
+  /** The dsh session a sub-agent ran as: by its agent id, or by the prompt of its Task call. */
+  childSession(agent: { agentId?: string; prompt?: string }): string | undefined;
+}
+
+const maxRemembered = 256;
 
 /** The state of a transcript nothing has been read from. */
 export function initialConverterState(): ConverterState {
-  return { turn: 0, turnOpen: false, step: 0, openCalls: {}, pending: null, idle: 'none' };
+  return {
+    turn: 0,
+    turnOpen: false,
+    step: 0,
+    openCalls: {},
+    pending: null,
+    written: null,
+    idle: 'none',
+    notes: emptyNotes(),
+    jobs: {},
+    agents: {},
+    title: '',
+  };
 }
 
 /**
@@ -80,12 +108,15 @@ export function initialConverterState(): ConverterState {
  * agent runtime's contracts: a `user/message` and `turn/start` per prompt, one
  * `assistant/message` per API message (its lines merged by `message.id`) followed by its
  * `tool/call`s, a `tool/result` per `tool_result`, and `turn/end` (cancelled on an
- * interruption, with open calls settled as interrupted). Lines it does not map become
- * `claude-code/<type>` extension events, never dropped. Every event carries its
- * transcript time (`TimedPayload`).
+ * interruption, with open calls settled as interrupted). Markup becomes readable text,
+ * bookkeeping one context row per turn, and undocumented line types `claude-code/<type>`
+ * extension events. Every event carries its transcript time (`TimedPayload`).
  */
-export function createTranscriptConverter(saved?: ConverterState): TranscriptConverter {
-  const s: ConverterState = structuredClone(saved ?? initialConverterState());
+export function createTranscriptConverter(
+  saved?: ConverterState,
+  links?: ConverterLinks,
+): TranscriptConverter {
+  const s: ConverterState = { ...initialConverterState(), ...structuredClone(saved ?? {}) };
   const at = () => ({ turn: s.turn, step: s.step });
   /** Time of the line being pushed; `undefined` in `flush` or for a line without one. */
   let now: number | undefined;
@@ -93,6 +124,8 @@ export function createTranscriptConverter(saved?: ConverterState): TranscriptCon
     if (time !== undefined) s.time = time;
     out.push({ payload, time });
   };
+  const context = (text: string, envelope: string, meta?: JsonRecord): EventPayload =>
+    p.contextMessage([textBlock(text)], envelope, meta === undefined ? '' : JSON.stringify(meta));
 
   const emitPending = (out: TimedPayload[]): void => {
     const pending = s.pending;
@@ -102,16 +135,13 @@ export function createTranscriptConverter(saved?: ConverterState): TranscriptCon
     const content: ContentBlock[] = [];
     const calls: { id: string; name: string; args: string }[] = [];
     for (const block of pending.blocks) {
-      if (block.kind === 'text') content.push(textBlock(block.text));
-      else if (block.kind === 'reasoning')
-        content.push(reasoningBlock(block.text, block.signature));
-      else if (block.kind === 'tool') {
-        content.push(toolCallBlock(block.id, block.name, block.args));
-        calls.push(block);
-      }
+      const shown = contentOf(block);
+      if (shown !== undefined) content.push(shown);
+      if (block.kind === 'tool') calls.push(block);
     }
+    const continued = s.written?.id === pending.id ? s.written.counted : null;
     if (content.length > 0) {
-      const usage = usageOf(pending.usage ?? undefined);
+      const usage = usageDelta(pending.usage, continued);
       const finish = pending.stop || (calls.length > 0 ? 'tool_use' : '');
       emit(out, p.assistantMessage(at(), content, usage, pending.model, finish), time);
       for (const call of calls) {
@@ -119,7 +149,8 @@ export function createTranscriptConverter(saved?: ConverterState): TranscriptCon
         s.openCalls[call.id] = { name: call.name, args: call.args, ...at() };
       }
       s.step += 1;
-      s.idle = calls.length > 0 ? 'none' : endReasons.has(pending.stop) ? 'end' : 'text';
+      s.idle = calls.length > 0 ? 'none' : 'text';
+      s.written = { id: pending.id, counted: maxCounts(continued, pending.usage) };
     }
     for (const block of pending.blocks) {
       if (block.kind === 'other') emit(out, p.extension('block', block.data), time);
@@ -134,16 +165,30 @@ export function createTranscriptConverter(saved?: ConverterState): TranscriptCon
     emit(out, p.turnStart(s.turn));
   };
 
-  const endTurn = (out: TimedPayload[], cancelled: boolean): void => {
+  /**
+   * Ends the open turn. A turn that simply ended (the next prompt came, the transcript
+   * went quiet) ends at its last event's time; an interruption or Claude Code's own
+   * turn-end line at that line's time.
+   */
+  const endTurn = (
+    out: TimedPayload[],
+    cancelled: boolean,
+    time = cancelled ? now : undefined,
+  ): void => {
     emitPending(out);
+    const when = time ?? s.time;
     const open = Object.entries(s.openCalls);
-    for (const [callId, call] of open) emit(out, interruptedResult(callId, call));
+    for (const [callId, call] of open) emit(out, interruptedResult(callId, call), now ?? when);
     s.openCalls = {};
     s.idle = 'none';
     if (!s.turnOpen) return;
+    if (s.notes.lines > 0) {
+      emit(out, context(notesText(s.notes), contextEnvelopes.notes, notesMeta(s.notes)), when);
+      s.notes = emptyNotes();
+    }
     s.turnOpen = false;
     const reason = cancelled || open.length > 0 ? TurnEndReason.CANCELLED : TurnEndReason.COMPLETED;
-    emit(out, p.turnEnd(s.turn, reason));
+    emit(out, p.turnEnd(s.turn, reason), when);
   };
 
   const assistant = (line: JsonRecord, message: JsonRecord, out: TimedPayload[]): void => {
@@ -156,22 +201,63 @@ export function createTranscriptConverter(saved?: ConverterState): TranscriptCon
     }
     openTurn(out);
     s.idle = 'none';
-    const pending = (s.pending ??= { id, blocks: [], model: '', usage: null, stop: '' });
+    const pending = (s.pending ??= {
+      id,
+      blocks: [],
+      model: '',
+      usage: null,
+      stop: '',
+      previewed: 0,
+    });
     pending.time = now ?? pending.time;
     pending.model = stringOf(message, 'model') ?? pending.model;
-    if (isRecord(message.usage)) pending.usage = message.usage;
+    pending.usage = maxCounts(pending.usage, tokenCounts(message.usage));
     pending.stop = stringOf(message, 'stop_reason') ?? pending.stop;
     const blocks =
       typeof message.content === 'string'
         ? [{ type: 'text', text: message.content }]
         : message.content;
-    for (const block of Array.isArray(blocks) ? blocks : [])
-      pending.blocks.push(pendingBlock(block));
+    for (const block of Array.isArray(blocks) ? blocks : []) {
+      const next = pendingBlock(block);
+      const repeated =
+        next.kind === 'tool' &&
+        (Object.hasOwn(s.openCalls, next.id) ||
+          pending.blocks.some((b) => b.kind === 'tool' && b.id === next.id));
+      if (!repeated) pending.blocks.push(next);
+    }
+  };
+
+  const resultContext = (): ResultContext => ({
+    jobs: s.jobs,
+    childSession: (agent) => links?.childSession(agent),
+    remember: (kind, key, value) => remember(kind === 'job' ? s.jobs : s.agents, key, value),
+  });
+
+  const results = (line: JsonRecord, blocks: JsonRecord[], out: TimedPayload[]): void => {
+    emitPending(out);
+    s.idle = 'none';
+    for (const result of blocks) {
+      const callId = stringOf(result, 'tool_use_id') ?? '';
+      const call = Object.hasOwn(s.openCalls, callId) ? s.openCalls[callId] : undefined;
+      delete s.openCalls[callId];
+      const where = call ?? { turn: s.turn, step: Math.max(s.step - 1, 0) };
+      const facts = blocks.length === 1 ? line.toolUseResult : undefined;
+      emit(
+        out,
+        translateToolResult(
+          result,
+          call,
+          facts,
+          where,
+          callId === '' ? undefined : resultContext(),
+        ),
+      );
+    }
   };
 
   const user = (line: JsonRecord, message: JsonRecord, out: TimedPayload[]): void => {
     const raw = Array.isArray(message.content) ? message.content : undefined;
-    const results = (raw ?? []).filter(
+    const resultBlocks = (raw ?? []).filter(
       (b: unknown): b is JsonRecord => isRecord(b) && b.type === 'tool_result',
     );
     const rest =
@@ -179,29 +265,93 @@ export function createTranscriptConverter(saved?: ConverterState): TranscriptCon
         ? message.content
         : raw.filter((b: unknown) => !(isRecord(b) && b.type === 'tool_result'));
     const content = contentBlocks(rest);
-    const text = contentText(content).trim();
-    if (results.length > 0) {
-      emitPending(out);
-      s.idle = 'none';
-      for (const result of results) {
-        const callId = stringOf(result, 'tool_use_id') ?? '';
-        const call = Object.hasOwn(s.openCalls, callId) ? s.openCalls[callId] : undefined;
-        delete s.openCalls[callId];
-        const where = call ?? { turn: s.turn, step: Math.max(s.step - 1, 0) };
-        const facts = results.length === 1 ? line.toolUseResult : undefined;
-        emit(out, translateToolResult(result, call, facts, { turn: where.turn, step: where.step }));
-      }
-      if (interruptMarker.test(text)) endTurn(out, true);
-      else if (content.length > 0 && text !== '') emit(out, p.steeringMessage(s.turn, content));
+    const text = contentText(content);
+    const meaning = classifyUserText(text);
+    if (resultBlocks.length > 0) {
+      results(line, resultBlocks, out);
+      if (meaning.kind === 'interrupt') endTurn(out, true);
+      else if (text.trim() !== '' || content.length > 0)
+        emit(out, p.steeringMessage(s.turn, content));
       return;
     }
-    if (interruptMarker.test(text)) return endTurn(out, true);
-    if (line.isCompactSummary === true)
-      return void emit(out, p.contextMessage(content, 'compact-summary'));
-    if (line.isMeta === true) return void emit(out, p.contextMessage(content, 'claude-code/meta'));
-    endTurn(out, false);
-    emit(out, p.userMessage(content));
-    openTurn(out);
+    if (meaning.kind === 'interrupt') return endTurn(out, true);
+    if (line.isCompactSummary === true) {
+      return void emit(out, p.contextMessage(content, contextEnvelopes.compactSummary, ''));
+    }
+    if (line.isMeta === true) {
+      const hook = meaning.kind === 'prompt' && meaning.reminders.some((r) => /\bhook\b/i.test(r));
+      const body =
+        meaning.kind === 'prompt' && meaning.reminders.length > 0
+          ? [...meaning.reminders, meaning.text].filter((t) => t !== '').join('\n\n')
+          : text;
+      const blocks = content.some((b) => b.block.case !== 'text')
+        ? [textBlock(body), ...content.filter((b) => b.block.case !== 'text')]
+        : [textBlock(body)];
+      const envelope = hook ? contextEnvelopes.hookContext : contextEnvelopes.meta;
+      return void emit(out, p.contextMessage(blocks, envelope, ''));
+    }
+    const images = content.filter((b) => b.block.case !== 'text');
+    switch (meaning.kind) {
+      case 'command-output':
+        return void emit(out, context(meaning.text, contextEnvelopes.command));
+      case 'task-notification':
+        return void emit(
+          out,
+          context(meaning.text, contextEnvelopes.taskNotification, { status: meaning.status }),
+        );
+      case 'command':
+      case 'shell-input':
+      case 'prompt': {
+        endTurn(out, false);
+        const typed = meaning.text.trim();
+        const blocks = typed === '' ? images : [textBlock(typed), ...images];
+        if (blocks.length > 0) emit(out, p.userMessage(blocks));
+        if (meaning.kind === 'prompt' && meaning.reminders.length > 0) {
+          emit(out, context(meaning.reminders.join('\n\n'), contextEnvelopes.meta));
+        }
+        if (blocks.length > 0) openTurn(out);
+        return;
+      }
+      default: {
+        const unknown: never = meaning;
+        throw new Error(`unhandled user text ${JSON.stringify(unknown)}`);
+      }
+    }
+  };
+
+  /** A line that is neither a user nor an assistant message. */
+  const other = (line: TranscriptLine, out: TimedPayload[]): void => {
+    const meaning = lineMeaning(line.type, line.fields);
+    switch (meaning.kind) {
+      case 'note':
+        return addNote(s.notes, meaning.note);
+      case 'turn-end':
+        addNote(s.notes, meaning.note);
+        emitPending(out);
+        if (Object.keys(s.openCalls).length === 0) endTurn(out, false, now);
+        return;
+      case 'context':
+        emitPending(out);
+        return void emit(out, context(meaning.text, meaning.envelope, meaning.meta));
+      case 'title':
+        if (meaning.given) s.title = meaning.title.trim();
+        else s.summary ??= meaning.title.trim();
+        return;
+      case 'agent':
+        return remember(s.agents, meaning.agentId, meaning.callId);
+      case 'shell-progress':
+      case 'none':
+        return;
+      case 'extension': {
+        emitPending(out);
+        const { type: _type, ...data } = line.fields;
+        return void emit(out, p.extension(line.type, data));
+      }
+      default: {
+        const unknown: never = meaning;
+        throw new Error(`unhandled line meaning ${JSON.stringify(unknown)}`);
+      }
+    }
   };
 
   return {
@@ -211,51 +361,34 @@ export function createTranscriptConverter(saved?: ConverterState): TranscriptCon
       const message = isRecord(line.fields.message) ? line.fields.message : undefined;
       if (line.type === 'assistant' && message !== undefined) assistant(line.fields, message, out);
       else if (line.type === 'user' && message !== undefined) user(line.fields, message, out);
-      else {
-        emitPending(out);
-        const { type: _type, ...data } = line.fields;
-        emit(out, p.extension(line.type, data));
-      }
+      else other(line, out);
       return out;
     },
-    flush(final) {
+    flush(mode) {
       const out: TimedPayload[] = [];
       now = undefined;
-      emitPending(out);
-      const done = s.idle === 'end' || (final && s.idle === 'text');
-      if (s.turnOpen && done && Object.keys(s.openCalls).length === 0) endTurn(out, false);
+      const pending = s.pending;
+      if (mode === 'pass' || pending === null) {
+        // The end of a pass changes nothing: lines of the message being merged may follow.
+      } else if (mode === 'idle') {
+        for (const payload of previewChunks(pending, at())) emit(out, payload, pending.time);
+      } else emitPending(out);
+      const done = s.idle === 'text' && Object.keys(s.openCalls).length === 0;
+      if (mode === 'final' && s.turnOpen && done) {
+        endTurn(out, false);
+      }
       return out;
     },
     state: () => structuredClone(s),
   };
 }
 
-function pendingBlock(block: unknown): PendingBlock {
-  if (!isRecord(block)) return { kind: 'other', data: { block } };
-  if (block.type === 'text' && typeof block.text === 'string')
-    return { kind: 'text', text: block.text };
-  if (block.type === 'thinking' && typeof block.thinking === 'string') {
-    return {
-      kind: 'reasoning',
-      text: block.thinking,
-      signature: stringOf(block, 'signature') ?? '',
-    };
-  }
-  if (block.type === 'tool_use' && typeof block.id === 'string' && typeof block.name === 'string') {
-    const call = translateToolCall(block.name, block.input);
-    return { kind: 'tool', id: block.id, name: call.name, args: call.arguments };
-  }
-  return { kind: 'other', data: block };
-}
-
-function reasoningBlock(text: string, signature: string): ContentBlock {
-  return create(ContentBlockSchema, { block: { case: 'reasoning', value: { text, signature } } });
-}
-
-function toolCallBlock(id: string, name: string, args: string): ContentBlock {
-  return create(ContentBlockSchema, {
-    block: { case: 'toolCall', value: { id, name, arguments: args } },
-  });
+/** Records key -> value in a bounded map (the oldest entry goes first). */
+function remember(map: Record<string, string>, key: string, value: string): void {
+  delete map[key];
+  map[key] = value;
+  const keys = Object.keys(map);
+  if (keys.length > maxRemembered) delete map[keys[0]!];
 }
 
 function interruptedResult(callId: string, call: OpenCall): EventPayload {

@@ -1,14 +1,20 @@
 import { create } from '@bufbuild/protobuf';
-import { errorCodes } from '@dsh/card-models/contract';
+import {
+  errorCodes,
+  type ChildSessionMeta,
+  type PlanMeta,
+  type ShellJobMeta,
+} from '@dsh/card-models/contract';
 import type { ContentBlock } from '@dsh/gen/content';
 import { ToolErrorSchema, type ToolError } from '@dsh/gen/events';
 import type { EventPayload } from '@dsh/journal';
 import { contentBlocks, contentText, textBlock } from '../content-blocks.js';
 import { diffMeta } from './diff-meta.js';
 import { readResult } from './read-result.js';
-import { grepMeta, globMeta } from './search-meta.js';
+import { launchedJob, readJob, stoppedJob } from './job-meta.js';
+import { grepListingMeta, grepMeta, globMeta, lsMeta } from './search-meta.js';
 import { shellOutput } from './shell-result.js';
-import { isRecord, stringOf, type JsonRecord } from '../json-fields.js';
+import { isRecord, parseRecord, stringOf, type JsonRecord } from '../json-fields.js';
 import { webFetchMeta, webSearchMeta } from './web-meta.js';
 
 /** A tool call seen in the transcript and not settled yet. */
@@ -21,6 +27,16 @@ export interface OpenCall {
   readonly step: number;
 }
 
+/** What a result's translation may read and record beyond the call itself. */
+export interface ResultContext {
+  /** Commands of the background jobs launched so far, by job id. */
+  readonly jobs: Readonly<Record<string, string>>;
+  /** The dsh session a sub-agent ran as (see `ConverterLinks`). */
+  childSession(agent: { agentId?: string; prompt?: string }): string | undefined;
+  /** Records a launched job's command, or the Task call a sub-agent ran for. */
+  remember(kind: 'job' | 'agent', key: string, value: string): void;
+}
+
 /**
  * Translates a `tool_result` block (and the line's `toolUseResult`, when it belongs to
  * this block alone) into a dsh `tool/result`: content, error and the meta of the tool
@@ -31,6 +47,7 @@ export function translateToolResult(
   call: OpenCall | undefined,
   toolUseResult: unknown,
   at: { turn: number; step: number },
+  context?: ResultContext,
 ): EventPayload {
   const callId = stringOf(block, 'tool_use_id') ?? '';
   const name = call?.name ?? '';
@@ -46,15 +63,66 @@ export function translateToolResult(
   };
   if (isError) {
     error = classifyError(text, name, toolUseResult);
-    if (name === 'bash' && error.code === 'tool_error')
-      replace(shellOutput(text, true, toolUseResult));
+    if (name === 'bash' && error.code === 'tool_error') {
+      const output = shellOutput(text, true, toolUseResult);
+      replace(output);
+      if (output === text) error = shellFailure(text);
+    }
+    if (
+      name === 'ExitPlanMode' &&
+      error.code === 'tool_error' &&
+      /^User rejected/i.test(text.trim())
+    ) {
+      error = toolError('Denied', errorCodes.denied, firstLine(text));
+    }
   } else if (name === 'bash' && isRecord(toolUseResult) && toolUseResult.interrupted === true) {
     isError = true;
     error = toolError('Interrupted', errorCodes.interrupted, 'the command was interrupted');
   } else {
     switch (name) {
-      case 'bash':
+      case 'bash': {
         replace(shellOutput(text, false, toolUseResult));
+        const job = launchedJob(text, toolUseResult);
+        if (job !== undefined) {
+          meta = { job } satisfies ShellJobMeta;
+          const command = stringOf(args, 'command');
+          if (command !== undefined) context?.remember('job', job.id, command);
+        }
+        break;
+      }
+      case 'BashOutput':
+      case 'TaskOutput': {
+        const job = readJob(args, text, toolUseResult, context?.jobs ?? {});
+        if (job !== undefined) meta = { job } satisfies ShellJobMeta;
+        break;
+      }
+      case 'KillBash':
+      case 'KillShell': {
+        const job = stoppedJob(args, toolUseResult, context?.jobs ?? {});
+        if (job !== undefined) meta = { job } satisfies ShellJobMeta;
+        break;
+      }
+      case 'Task':
+      case 'Agent': {
+        const agentId = isRecord(toolUseResult) ? stringOf(toolUseResult, 'agentId') : undefined;
+        if (agentId !== undefined) context?.remember('agent', agentId, callId);
+        const child = context?.childSession({ agentId, prompt: stringOf(args, 'prompt') });
+        if (child !== undefined) meta = { childSessionId: child } satisfies ChildSessionMeta;
+        break;
+      }
+      case 'ExitPlanMode': {
+        const facts = isRecord(toolUseResult) ? toolUseResult : {};
+        const plan = stringOf(facts, 'plan');
+        const path = stringOf(facts, 'filePath');
+        if (plan !== undefined || path !== undefined)
+          meta = {
+            ...(plan === undefined ? {} : { plan }),
+            ...(path === undefined ? {} : { path }),
+          } satisfies PlanMeta;
+        break;
+      }
+      case 'LS':
+        meta = lsMeta(text);
         break;
       case 'read': {
         const read = single ? readResult(text, toolUseResult) : undefined;
@@ -69,7 +137,7 @@ export function translateToolResult(
         meta = diffMeta(toolUseResult, args);
         break;
       case 'grep':
-        meta = grepMeta(toolUseResult, stringOf(args, 'path'));
+        meta = grepMeta(toolUseResult, stringOf(args, 'path')) ?? grepListingMeta(toolUseResult);
         break;
       case 'glob':
         meta = globMeta(toolUseResult);
@@ -125,6 +193,28 @@ function classifyError(text: string, name: string, toolUseResult: unknown): Tool
   return toolError('ToolError', 'tool_error', message);
 }
 
+/**
+ * The error of a failed command whose result names no exit code (Claude Code 1.x flags
+ * the failure only): a timeout when its output says so, else `command_failed`, so the
+ * card still shows the output as a failed terminal.
+ */
+function shellFailure(text: string): ToolError {
+  const timedOut = /^Command timed out after (\S+)/.exec(text.trim());
+  if (timedOut) return toolError('Timeout', errorCodes.timeout, `timed out after ${timedOut[1]}`);
+  if (/^<tool_use_error>|^Sibling tool call errored/.test(text.trim())) {
+    return toolError(
+      'ToolError',
+      'tool_error',
+      firstLine(text.replace(/<\/?tool_use_error>/g, '')),
+    );
+  }
+  return toolError(
+    'CommandFailed',
+    errorCodes.commandFailed,
+    'the command failed (Claude Code recorded no exit code)',
+  );
+}
+
 function toolError(name: string, code: string, message: string): ToolError {
   return create(ToolErrorSchema, { name, code, message });
 }
@@ -135,11 +225,5 @@ function firstLine(text: string): string {
 }
 
 function parseArgs(args: string | undefined): JsonRecord {
-  if (args === undefined) return {};
-  try {
-    const parsed = JSON.parse(args) as unknown;
-    return isRecord(parsed) ? parsed : {};
-  } catch {
-    return {};
-  }
+  return parseRecord(args) ?? {};
 }
