@@ -10,6 +10,7 @@ export {
   sidechainSessionId,
   subagentSessionId,
 } from './claude-code/import-session-ids.js';
+export { isInternalAgent } from './claude-code/subagent-links.js';
 export { importStateDirName } from './import-state.js';
 export {
   importTranscript,
@@ -21,6 +22,7 @@ export {
   createTranscriptConverter,
   initialConverterState,
   type ConverterState,
+  type FlushMode,
   type TimedPayload,
   type TranscriptConverter,
 } from './claude-code/transcript-converter.js';

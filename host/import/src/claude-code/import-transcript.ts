@@ -29,6 +29,7 @@ import { contextEnvelopes } from './line-meaning.js';
 import { emptyRoutes, internalTarget, routeLine } from './sidechain-routes.js';
 import {
   describeCall,
+  knownCalls,
   mainLinks,
   parentCallOf,
   parentCallText,
@@ -94,8 +95,11 @@ interface Target {
   /** Payload cases of events already in the journal that the state does not count (a crash after append). */
   skip: string[];
   cwd: string;
-  /** A sidechain's first prompt, to find the Task call that ran it. */
-  prompt?: string;
+  /**
+   * A sidechain's Task call (by its first prompt), found when the chain's first line is
+   * read: by the time its journal is written the call may have its result and be closed.
+   */
+  call?: { readonly callId: string | undefined; readonly description: string | undefined };
 }
 
 /**
@@ -182,10 +186,11 @@ export async function importTranscript(
         return undefined;
       return parentCallOf(store.dataDir, file, parentClaudeId);
     }
-    const main = targets.get('main')?.converter.state();
-    const callId =
-      main === undefined || t.prompt === undefined ? undefined : taskCallOf(main, t.prompt);
-    return { sessionId: t.saved.parentId, callId, description: describeCall(main, callId) };
+    return {
+      sessionId: t.saved.parentId,
+      callId: t.call?.callId,
+      description: t.call?.description,
+    };
   };
 
   const ensureJournal = async (t: Target): Promise<Journal> => {
@@ -293,7 +298,10 @@ export async function importTranscript(
     if (key === internalTarget) continue;
     const fresh = !targets.has(key) && state.targets[key] === undefined;
     const t = await target(key);
-    if (fresh && key !== 'main') t.prompt = promptOf(parsed.value);
+    if (fresh && key !== 'main') {
+      const main = state.targets.main === undefined ? undefined : await target('main');
+      t.call = sidechainCall(main, parsed.value);
+    }
     if (t.cwd === '') t.cwd = stringOf(parsed.value.fields, 'cwd') ?? '';
     const out = t.converter.push(parsed.value);
     t.buffer.push(...out);
@@ -333,9 +341,18 @@ function promptOf(line: TranscriptLine): string | undefined {
     .join('\n');
 }
 
+/** The Task call of the main transcript that a sidechain's first line answers. */
+function sidechainCall(main: Target | undefined, first: TranscriptLine): Target['call'] {
+  const prompt = promptOf(first);
+  const state = main?.converter.state();
+  if (state === undefined || prompt === undefined) return undefined;
+  const callId = taskCallOf(state, prompt);
+  return { callId, description: describeCall(state, callId) };
+}
+
 /** The open Task call of the main transcript whose prompt is `prompt`. */
 function taskCallOf(main: ConverterState, prompt: string): string | undefined {
-  for (const [callId, call] of Object.entries(main.openCalls)) {
+  for (const [callId, call] of knownCalls(main)) {
     if (call.name !== 'Task' && call.name !== 'Agent') continue;
     try {
       const args = JSON.parse(call.args) as Record<string, unknown>;

@@ -44,7 +44,9 @@ export function grepMeta(
     file.matches.push({ lineNumber: match.lineNumber, line: match.line });
     total += 1;
   }
-  if (total === 0 && content.trim() !== '') return undefined;
+  if (total === 0 && content.trim() !== '' && !/^No matches found$/.test(content.trim())) {
+    return undefined;
+  }
   const truncated = numberOf(toolUseResult, 'appliedLimit') !== undefined;
   return { shape: 'matches', files, truncated, total };
 }
@@ -119,4 +121,57 @@ export function lsMeta(text: string): PathsMeta | undefined {
   }
   if (stack.length === 0) return undefined;
   return { shape: 'paths', paths, truncated: false, total: paths.length };
+}
+
+const noFiles = /^No files found$/;
+const globTruncated = /^\(Results are truncated[^)]*\)$/;
+
+/**
+ * `glob` meta from a `Glob` result's text alone (one path per line, `No files found`,
+ * a truncation note), for transcripts without `toolUseResult`.
+ */
+export function globFromText(text: string): PathsMeta | undefined {
+  const rows = text
+    .split('\n')
+    .map((row) => row.trim())
+    .filter((row) => row !== '');
+  const truncated = rows.some((row) => globTruncated.test(row));
+  const paths = rows.filter((row) => !noFiles.test(row) && !globTruncated.test(row));
+  if (paths.some((path) => !path.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(path)))
+    return undefined;
+  return { shape: 'paths', paths, truncated, total: paths.length };
+}
+
+/**
+ * `grep` meta from a `Grep` result's text alone, by the call's output mode (Claude Code
+ * lists files by default): `Found N files` then paths, `path:N` counts, or content rows.
+ */
+export function grepFromText(
+  text: string,
+  mode: string | undefined,
+  searchPath: string | undefined,
+): MatchesMeta | PathsMeta | CountsMeta | undefined {
+  const trimmed = text.trim();
+  if (mode === 'content') {
+    if (/^No matches found$/.test(trimmed))
+      return { shape: 'matches', files: [], truncated: false, total: 0 };
+    return grepMeta({ mode: 'content', content: text }, searchPath);
+  }
+  if (mode === 'count') return grepListingMeta({ mode: 'count', content: text });
+  const rows = trimmed
+    .split('\n')
+    .map((row) => row.trim())
+    .filter((row) => row !== '');
+  if (rows.length === 1 && /^No files found$/.test(rows[0]!)) {
+    return { shape: 'paths', paths: [], truncated: false, total: 0 };
+  }
+  const head = /^Found (\d+) files?/.exec(rows[0] ?? '');
+  if (!head) return undefined;
+  const paths = rows.slice(1);
+  return {
+    shape: 'paths',
+    paths,
+    truncated: Number(head[1]) > paths.length,
+    total: Math.max(Number(head[1]), paths.length),
+  };
 }

@@ -80,24 +80,35 @@ export async function parentCallOf(
   return { sessionId, callId, description: describeCall(converter, callId) };
 }
 
-/** The description argument of an open Task call, when the converter still has it. */
+/**
+ * The calls a converter knows by id: the open ones and those of the message still being
+ * merged (a Task call whose sidechain starts before the next assistant line is read).
+ */
+export function knownCalls(
+  converter: ConverterState,
+): Iterable<[string, { readonly name: string; readonly args: string }]> {
+  const pending = (converter.pending?.blocks ?? []).flatMap((block) =>
+    block.kind === 'tool' ? [[block.id, block] as [string, { name: string; args: string }]] : [],
+  );
+  return [...Object.entries(converter.openCalls), ...pending];
+}
+
+/** The description argument of an open (or still merging) Task call. */
 export function describeCall(
   converter: ConverterState | undefined,
   callId: string | undefined,
 ): string | undefined {
-  if (
-    converter === undefined ||
-    callId === undefined ||
-    !Object.hasOwn(converter.openCalls, callId)
-  ) {
-    return undefined;
+  if (converter === undefined || callId === undefined) return undefined;
+  for (const [id, call] of knownCalls(converter)) {
+    if (id !== callId) continue;
+    try {
+      const args = JSON.parse(call.args) as Record<string, unknown>;
+      return typeof args.description === 'string' ? args.description : undefined;
+    } catch {
+      return undefined;
+    }
   }
-  try {
-    const args = JSON.parse(converter.openCalls[callId]!.args) as Record<string, unknown>;
-    return typeof args.description === 'string' ? args.description : undefined;
-  } catch {
-    return undefined;
-  }
+  return undefined;
 }
 
 /** The text of the context row a sub-agent session starts with. */

@@ -10,9 +10,16 @@ import { ToolErrorSchema, type ToolError } from '@dsh/gen/events';
 import type { EventPayload } from '@dsh/journal';
 import { contentBlocks, contentText, textBlock } from '../content-blocks.js';
 import { diffMeta } from './diff-meta.js';
-import { readResult } from './read-result.js';
+import { readFromText, readResult } from './read-result.js';
 import { launchedJob, readJob, stoppedJob } from './job-meta.js';
-import { grepListingMeta, grepMeta, globMeta, lsMeta } from './search-meta.js';
+import {
+  globFromText,
+  globMeta,
+  grepFromText,
+  grepListingMeta,
+  grepMeta,
+  lsMeta,
+} from './search-meta.js';
 import { shellOutput } from './shell-result.js';
 import { isRecord, parseRecord, stringOf, type JsonRecord } from '../json-fields.js';
 import { webFetchMeta, webSearchMeta } from './web-meta.js';
@@ -125,7 +132,11 @@ export function translateToolResult(
         meta = lsMeta(text);
         break;
       case 'read': {
-        const read = single ? readResult(text, toolUseResult) : undefined;
+        const read = !single
+          ? undefined
+          : toolUseResult === undefined
+            ? readFromText(text, stringOf(args, 'file_path'))
+            : readResult(text, toolUseResult);
         if (read !== undefined) {
           replace(read.text);
           meta = read.meta;
@@ -137,10 +148,13 @@ export function translateToolResult(
         meta = diffMeta(toolUseResult, args);
         break;
       case 'grep':
-        meta = grepMeta(toolUseResult, stringOf(args, 'path')) ?? grepListingMeta(toolUseResult);
+        meta =
+          toolUseResult === undefined
+            ? grepFromText(text, stringOf(args, 'output_mode'), stringOf(args, 'path'))
+            : (grepMeta(toolUseResult, stringOf(args, 'path')) ?? grepListingMeta(toolUseResult));
         break;
       case 'glob':
-        meta = globMeta(toolUseResult);
+        meta = toolUseResult === undefined ? globFromText(text) : globMeta(toolUseResult);
         break;
       case 'web_fetch':
         meta = webFetchMeta(toolUseResult, stringOf(args, 'url'));
