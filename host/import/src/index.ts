@@ -1,4 +1,4 @@
-/** Imports Claude Code transcripts into dsh journals, once or live. */
+/** Imports Claude Code transcripts and Codex rollouts into dsh journals, once or live. */
 export { findTranscripts, transcriptFile } from './claude-code/find-transcripts.js';
 export {
   importClaudeCode,
@@ -38,3 +38,15 @@ export {
   type ClaudeCodeWatch,
   type WatchClaudeCodeOptions,
 } from './claude-code/watch-claude-code.js';
+export { findRollouts, importCodex, type RolloutFile } from './codex/import-codex.js';
+export { codexSessionId, importRollout } from './codex/import-rollout.js';
+export {
+  createRolloutConverter,
+  initialRolloutState,
+  type RolloutConverter,
+  type RolloutState,
+} from './codex/rollout-converter.js';
+export { parseRolloutLine, type RolloutLine } from './codex/rollout-line.js';
+export { parsePatch, type PatchFile } from './codex/apply-patch.js';
+export { translateCodexCall, translateCodexOutput } from './codex/codex-tools.js';
+export { sniffTranscript, type SniffResult, type TranscriptFormat } from './sniff-transcript.js';
