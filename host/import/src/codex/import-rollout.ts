@@ -95,7 +95,7 @@ export async function importRollout(
       sessionId: saved.id,
       parentId: '',
       cwd: converted.cwd,
-      title: titleOf(payloads, 'Codex'),
+      title: titleOf(payloads, 'Codex', converted.title),
       model: modelOf(payloads) || converted.model,
       origin: 'codex',
       ...(first === undefined ? {} : { createdAt: new Date(first) }),

@@ -52,6 +52,8 @@ export interface RolloutState {
   sessionId: string;
   cwd: string;
   version: string;
+  /** The first prompt's request (without the IDE context Codex's editor extensions add). */
+  title: string;
 }
 
 /** The state a fresh rollout starts with. */
@@ -69,6 +71,7 @@ export function initialRolloutState(): RolloutState {
     sessionId: '',
     cwd: '',
     version: '',
+    title: '',
   };
 }
 
@@ -322,6 +325,7 @@ export function createRolloutConverter(
           ? event.images.filter((i): i is string => typeof i === 'string')
           : [];
         emit(out, p.userMessage(userContent(message, images), codexSource));
+        if (s.title === '') s.title = requestOf(message);
         openTurn(out);
         return;
       }
@@ -528,6 +532,13 @@ function userContent(text: string, images: readonly string[]): ContentBlock[] {
     );
   }
   return blocks;
+}
+
+/** The request part of a prompt an editor extension prefixed with `# Context from my IDE setup:`. */
+function requestOf(message: string): string {
+  const marker = '## My request for Codex:';
+  const at = message.indexOf(marker);
+  return (at === -1 ? message : message.slice(at + marker.length)).trim();
 }
 
 function reviewText(type: string, event: JsonRecord): string {
