@@ -53,6 +53,7 @@ export function cardStatus(block: ToolCallBlock, row: GenericRow, body: CardBody
   if (row.errorCode === errorCodes.cancelled) return declined;
   if (body.kind === 'question' && body.state === 'cancelled') return declined;
   if (row.errorCode === errorCodes.timeout) return timedOut;
+  if (row.errorCode === errorCodes.commandFailed) return failed;
   const shell = shellFacts(block, row, body);
   if (shell?.timedOut) return timedOut;
   if (shell?.ending?.kind === 'signal') return killed;

@@ -1,6 +1,7 @@
 import type { ShellEnding } from '../contract/markers.js';
 import type { LiveOutput, ToolCallStatus } from '../conversation/types.js';
 import type { DiffCard } from './diff-card.js';
+import type { PlanCard } from './plan-card.js';
 import type { ReadCard } from './read-card.js';
 import type { SearchCard } from './search-card.js';
 import type { WebCard } from './web-card.js';
@@ -152,7 +153,8 @@ export type CardBody =
   | TodoCard
   | QuestionCard
   | SkillCard
-  | CodeCard;
+  | CodeCard
+  | PlanCard;
 
 /**
  * The tone of a card's state: `ok` (done), `error` (failed, killed, timed out, an HTTP
@@ -181,4 +183,13 @@ export interface Card {
   readonly body: CardBody;
   readonly status: CardStatus;
   readonly subCalls: readonly Card[];
+  /** The session the call's work ran in (a sub-agent), for a link; undefined when none. */
+  readonly link: SessionLink | undefined;
+}
+
+/** A link from a card or a context row to another session. */
+export interface SessionLink {
+  readonly sessionId: string;
+  /** What the link opens, in words: `Open the sub-agent's session`. */
+  readonly label: string;
 }

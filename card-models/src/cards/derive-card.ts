@@ -1,10 +1,12 @@
 import type { ToolCallBlock } from '../conversation/types.js';
 import { cardStatus } from './card-status.js';
-import type { Card, CardBody, CardStatus, GenericRow } from './card-types.js';
+import { parseJsonObject } from './card-json.js';
+import type { Card, CardBody, CardStatus, GenericRow, SessionLink } from './card-types.js';
 import { codeCard } from './code-card.js';
 import { diffCard } from './diff-card.js';
 import { genericRow } from './generic-row.js';
 import type { PathFacts } from './path-facts.js';
+import { planCard } from './plan-card.js';
 import { questionCard } from './question-card.js';
 import { readCard } from './read-card.js';
 import { searchCard } from './search-card.js';
@@ -21,7 +23,13 @@ function specialBody(block: ToolCallBlock, facts: PathFacts): CardBody | undefin
     case 'bash':
     case 'pwsh':
     case 'terminal_send':
+    case 'BashOutput':
+    case 'TaskOutput':
+    case 'KillBash':
+    case 'KillShell':
       return terminalCard(block, facts);
+    case 'ExitPlanMode':
+      return planCard(block);
     case 'write':
     case 'edit':
     case 'str_replace_editor':
@@ -30,6 +38,7 @@ function specialBody(block: ToolCallBlock, facts: PathFacts): CardBody | undefin
       return readCard(block, facts);
     case 'grep':
     case 'glob':
+    case 'LS':
       return searchCard(block, facts);
     case 'web_search':
     case 'web_fetch':
@@ -70,9 +79,9 @@ function lastResortRow(block: ToolCallBlock): GenericRow {
 /**
  * Derives the card of one tool call: the generic row, the body chosen by tool name (or
  * Generic when the tool is unknown or its input does not fit the contract), the status
- * to show (`cardStatus`) and the cards
- * of its sub-calls through `subCard` (a cache passes itself so unchanged children keep
- * their identity). Total: an unexpected failure gives the Generic card, never a throw.
+ * to show (`cardStatus`), the cards of its sub-calls through `subCard` (a cache passes
+ * itself so unchanged children keep their identity) and the link to the session its work
+ * ran in. Total: an unexpected failure gives the Generic card, never a throw.
  */
 export function deriveCard(
   block: ToolCallBlock,
@@ -103,5 +112,14 @@ export function deriveCard(
   } catch {
     subCalls = [];
   }
-  return { row, body, status, subCalls };
+  return { row, body, status, subCalls, link: sessionLink(block) };
+}
+
+/** The child session a call's meta names (`ChildSessionMeta`), as a link. */
+function sessionLink(block: ToolCallBlock): SessionLink | undefined {
+  const metaJson = block.result?.metaJson ?? '';
+  if (!metaJson.includes('childSessionId')) return undefined;
+  const id = parseJsonObject(metaJson)?.childSessionId;
+  if (typeof id !== 'string' || id === '') return undefined;
+  return { sessionId: id, label: "Open the sub-agent's session" };
 }

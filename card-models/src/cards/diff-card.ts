@@ -123,6 +123,7 @@ function intendedChange(tool: string, args: JsonObject): Change | undefined {
     case 'write':
       return addedOnly(stringField(args, 'file_path'), stringField(args, 'content'), false);
     case 'edit':
+      if (args.edits !== undefined) return editList(stringField(args, 'file_path'), args.edits);
       return replacement(
         stringField(args, 'file_path'),
         stringField(args, 'old_string'),
@@ -166,6 +167,26 @@ function replacement(
 ): Change | undefined {
   if (!path || oldText === undefined || newText === undefined) return undefined;
   const hunks = computeHunks(oldText, newText);
+  return { path, source: 'arguments', created: false, lineNumbersInFile: false, hunks };
+}
+
+/**
+ * The replacements of an `edit` given as a list (`edits: [{old_string, new_string}]`, as
+ * imported multi-edit calls carry them): one replacement's hunks after another.
+ */
+function editList(path: string | undefined, edits: unknown): Change | undefined {
+  if (!path || !Array.isArray(edits) || edits.length === 0) return undefined;
+  const hunks: Hunk[] = [];
+  for (const edit of edits) {
+    if (!isObject(edit)) return undefined;
+    const change = replacement(
+      path,
+      stringField(edit, 'old_string'),
+      stringField(edit, 'new_string'),
+    );
+    if (!change) return undefined;
+    hunks.push(...change.hunks);
+  }
   return { path, source: 'arguments', created: false, lineNumbersInFile: false, hunks };
 }
 

@@ -2,6 +2,7 @@ import type { ContentBlock } from '@dsh/gen/content';
 import type { ToolCallBlock } from '../conversation/types.js';
 import { parseJsonObject, type JsonObject } from './card-json.js';
 import type { GenericRow, RowKind } from './card-types.js';
+import { importedTool, mcpToolName } from './imported-tools.js';
 import { displayPath, resolveWorkdir, type PathFacts } from './path-facts.js';
 
 /** Longest summary in characters (code points) before it is cut with an ellipsis. */
@@ -37,7 +38,11 @@ function classify(name: string, args: JsonObject | undefined): readonly [RowKind
     const known = typeof command === 'string' ? editorCommands[command] : undefined;
     return known ?? ['edit', 'Editor'];
   }
-  return Object.hasOwn(titles, name) ? (titles[name] ?? ['other', name]) : ['other', name];
+  if (Object.hasOwn(titles, name)) return titles[name] ?? ['other', name];
+  const imported = importedTool(name);
+  if (imported !== undefined) return [imported.kind, imported.title];
+  const mcp = mcpToolName(name);
+  return mcp === undefined ? ['other', name] : ['other', `${mcp.server} · ${mcp.tool}`];
 }
 
 /** Cuts text to its first line and `summaryMaxLength` code points, marking cuts with '…'. */

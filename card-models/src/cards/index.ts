@@ -16,6 +16,7 @@ export type {
   QuestionItem,
   QuestionOption,
   RowKind,
+  SessionLink,
   SkillCard,
   TerminalCard,
   TodoCard,
@@ -29,6 +30,9 @@ export { todoCard } from './todo-card.js';
 export { questionCard } from './question-card.js';
 export { skillCard } from './skill-card.js';
 export { codeCard } from './code-card.js';
+export { planCard, type PlanCard } from './plan-card.js';
+export { contextView, type ContextView } from './context-view.js';
+export { mcpToolName, planRenderer, rendererName } from './imported-tools.js';
 export { diffCard, type DiffCard, type DiffHunk, type DiffLine } from './diff-card.js';
 export {
   readCard,

@@ -27,13 +27,21 @@ export interface SearchFile {
 
 /** One drawn row of a search card: a file (grep heading or glob path) or a match under it. */
 export type SearchRow =
-  | { readonly kind: 'file'; readonly path: string; readonly displayPath: string }
+  | {
+      readonly kind: 'file';
+      readonly path: string;
+      /** The path as shown; for a count listing it ends with the file's count: `src/a.ts (3)`. */
+      readonly displayPath: string;
+      /** Matches in the file, for a count listing. */
+      readonly count?: number;
+    }
   | { readonly kind: 'match'; readonly lineNumber: number; readonly line: string };
 
 /** Props shared by every search card. */
 interface SearchCardBase {
   readonly kind: 'search';
-  readonly tool: 'grep' | 'glob';
+  /** `ls` for an imported directory listing (`LS`). */
+  readonly tool: 'grep' | 'glob' | 'ls';
   readonly pattern: string;
   /** The directory searched, as given; undefined when the call searched the cwd. */
   readonly searchPath: string | undefined;
@@ -51,7 +59,7 @@ export interface SettledSearchCard extends SearchCardBase {
   readonly shape: 'matches' | 'paths';
   /** Grep matches grouped by file; empty for glob. */
   readonly files: readonly SearchFile[];
-  /** Glob paths; empty for grep. */
+  /** Listed paths (glob, a directory listing, grep listing files); empty for grep matches. */
   readonly paths: readonly { readonly path: string; readonly displayPath: string }[];
   /** Matches (grep) or paths (glob) listed. */
   readonly shown: number;
@@ -71,19 +79,21 @@ export interface SettledSearchCard extends SearchCardBase {
 export type SearchCard = RunningSearchCard | SettledSearchCard;
 
 /**
- * The search card of a `grep` or `glob` call, or `undefined` for the Generic card:
- * errors, sub-calls, malformed arguments, missing or malformed meta, a shape that is
- * not the tool's. An empty result is a valid card. Never throws.
+ * The search card of a `grep` or `glob` call (or an imported `LS` listing), or
+ * `undefined` for the Generic card: errors, sub-calls, malformed arguments, missing or
+ * malformed meta, a shape that is not the tool's. Grep lists matches, or paths (files
+ * with matches), or paths with counts; glob and `LS` list paths. An empty result is a
+ * valid card. Never throws.
  */
 export function searchCard(block: ToolCallBlock, facts: PathFacts): SearchCard | undefined {
-  const tool = block.name;
-  if (tool !== 'grep' && tool !== 'glob') return undefined;
+  const tool = block.name === 'LS' ? 'ls' : block.name;
+  if (tool !== 'grep' && tool !== 'glob' && tool !== 'ls') return undefined;
   const args = topLevelArgs(block);
-  const pattern = args && stringField(args, 'pattern');
-  if (!args || !pattern || (args.path !== undefined && typeof args.path !== 'string')) {
-    return undefined;
-  }
-  const searchPath = stringField(args, 'path') || undefined;
+  if (!args || (args.path !== undefined && typeof args.path !== 'string')) return undefined;
+  const listed = tool === 'ls' ? stringField(args, 'path') : undefined;
+  const pattern = listed === undefined ? stringField(args, 'pattern') : displayPath(listed, facts);
+  if (!pattern) return undefined;
+  const searchPath = (tool !== 'ls' && stringField(args, 'path')) || undefined;
   const base: SearchCardBase = {
     kind: 'search',
     tool,
@@ -94,7 +104,12 @@ export function searchCard(block: ToolCallBlock, facts: PathFacts): SearchCard |
   if (block.status === 'running') return { ...base, state: 'running' };
   const meta = successMeta(block);
   if (!meta || !isCount(meta.total) || typeof meta.truncated !== 'boolean') return undefined;
-  const listing = tool === 'grep' ? grepListing(meta, facts) : globListing(meta, facts);
+  const listing =
+    tool === 'grep' && meta.shape === 'matches'
+      ? grepListing(meta, facts)
+      : tool === 'grep' && meta.shape === 'counts'
+        ? countListing(meta, facts)
+        : globListing(meta, facts);
   if (!listing) return undefined;
   const { preview, hidden } = previewLines(listing.rows);
   const text = meta.truncated ? resultText(block.result?.content ?? []) : '';
@@ -102,7 +117,7 @@ export function searchCard(block: ToolCallBlock, facts: PathFacts): SearchCard |
     ...base,
     state: 'ok',
     ...listing,
-    total: meta.total,
+    total: meta.shape === 'counts' ? listing.shown : meta.total,
     truncated: meta.truncated,
     hint: meta.truncated ? parseSearchTruncationHint(text) : undefined,
     previewRows: preview,
@@ -146,5 +161,21 @@ function globListing(meta: JsonObject, facts: PathFacts): Listing | undefined {
   if (!meta.paths.every((p): p is string => typeof p === 'string' && p !== '')) return undefined;
   const paths = meta.paths.map((path) => ({ path, displayPath: displayPath(path, facts) }));
   const rows = paths.map((p): SearchRow => ({ kind: 'file', ...p }));
+  return { shape: 'paths', files: [], paths, shown: paths.length, rows };
+}
+
+/** Grep counts per file: a path listing whose rows show each file's count. */
+function countListing(meta: JsonObject, facts: PathFacts): Listing | undefined {
+  if (!Array.isArray(meta.files)) return undefined;
+  const paths: { path: string; displayPath: string }[] = [];
+  const rows: SearchRow[] = [];
+  for (const entry of meta.files) {
+    const path = isObject(entry) ? stringField(entry, 'path') : undefined;
+    const count = isObject(entry) ? entry.count : undefined;
+    if (!path || !isCount(count)) return undefined;
+    const shown = `${displayPath(path, facts)} (${count})`;
+    paths.push({ path, displayPath: shown });
+    rows.push({ kind: 'file', path, displayPath: shown, count });
+  }
   return { shape: 'paths', files: [], paths, shown: paths.length, rows };
 }

@@ -9,6 +9,7 @@ import type { ToolCallBlock } from '../conversation/types.js';
 import { parseJsonObject, type JsonObject } from './card-json.js';
 import type { TerminalCard } from './card-types.js';
 import { flattenContent } from './generic-row.js';
+import { isJobTool, jobCard, jobOf } from './job-card.js';
 import { abbreviateHome, resolveWorkdir, type PathFacts } from './path-facts.js';
 
 /** An optional field: absent, or of the expected type; anything else makes the call ambiguous. */
@@ -29,6 +30,9 @@ const isNumber = (value: unknown): value is number => typeof value === 'number';
 type Base = Omit<TerminalCard, 'state' | 'output' | 'live' | 'ending' | 'background' | 'timedOut'>;
 
 const settledStates = { ok: 'ok', error: 'error', stopped: 'stopped' } as const;
+
+/** Error codes of a command that ran (its output is terminal output) but has no exit marker. */
+const ranCodes: ReadonlySet<string> = new Set([errorCodes.commandFailed, errorCodes.timeout]);
 
 function running(block: ToolCallBlock, base: Base, background = false): TerminalCard {
   return {
@@ -71,8 +75,10 @@ function standardShell(
   if (!result) return undefined;
   const text = flattenContent(result.content);
   if (isBackground) {
-    // A launch acknowledgement clears the prompt to the static command; errors are Generic.
-    if (result.isError || !parseBackgroundAck(text)) return undefined;
+    // A launch acknowledgement (or an imported launch's job meta) clears the prompt to
+    // the static command; errors are Generic.
+    if (result.isError || (!parseBackgroundAck(text) && jobOf(result.metaJson) === undefined))
+      return undefined;
     return {
       ...base,
       state: 'ok',
@@ -85,8 +91,10 @@ function standardShell(
   }
   if (parseSpillNotice(text)) return undefined;
   const parsed = parseShellEnding(text);
-  // An error or a stopped call is a terminal only when the command ran to a recorded ending.
-  if (block.status !== 'ok' && !parsed) return undefined;
+  // An error or a stopped call is a terminal only when the command ran to a recorded
+  // ending, or its error says it ran and failed (or timed out) without recording one.
+  const ranWithoutEnding = block.status === 'error' && ranCodes.has(result.error?.code ?? '');
+  if (block.status !== 'ok' && !parsed && !ranWithoutEnding) return undefined;
   const output = parsed ? parsed.body : text;
   return {
     ...base,
@@ -168,6 +176,7 @@ export function terminalCard(block: ToolCallBlock, facts: PathFacts): TerminalCa
   const args = parseJsonObject(block.argsRaw);
   if (!args) return undefined;
   if (block.name === 'terminal_send') return terminalSend(block, args);
+  if (isJobTool(block.name)) return jobCard(block, args, facts);
   if (block.name !== 'bash' && block.name !== 'pwsh') return undefined;
   const command = args.command;
   if (typeof command !== 'string' || command.trim() === '') return undefined;

@@ -24,9 +24,13 @@ export { langFromPath } from './lang-from-path.js';
 export { formatReadEnvelope, parseReadEnvelope, type ReadEnvelope } from './read-envelope.js';
 export { computeHunks, hunkContext, isHunk, type FileDiff, type Hunk } from './hunks.js';
 export type {
+  ChildSessionMeta,
+  CountsMeta,
   DiffMeta,
   MatchesMeta,
   PathsMeta,
+  PlanMeta,
+  ShellJobMeta,
   ReadMeta,
   WebFetchMeta,
   WebSearchMeta,

@@ -111,6 +111,11 @@ export const errorCodes = {
   cancelled: 'cancelled',
   /** The call ran past its time limit. */
   timeout: 'timeout',
+  /**
+   * A shell command ran and failed without a recorded exit code (imported transcripts of
+   * agents that flag the failure but do not say the code): its output is still terminal output.
+   */
+  commandFailed: 'command_failed',
 } as const;
 
 /** The message recorded for calls left open by a cancelled turn. */

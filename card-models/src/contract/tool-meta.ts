@@ -52,3 +52,49 @@ export interface WebFetchMeta {
   statusCode: number;
   truncated: boolean;
 }
+
+/** `grep` in a count mode: how many matches each file has. */
+export interface CountsMeta {
+  shape: 'counts';
+  files: { path: string; count: number }[];
+  truncated: boolean;
+  /** Total matches over every file, including files not listed. */
+  total: number;
+}
+
+/**
+ * Any tool whose work ran as a session of its own (a sub-agent): that child session's
+ * id, so clients can link the call to it.
+ */
+export interface ChildSessionMeta {
+  childSessionId: string;
+}
+
+/**
+ * A background shell job, as imported shell tools record it: a `bash` launch with
+ * `background: true`, a read of the job's output, or a request to stop it.
+ */
+export interface ShellJobMeta {
+  job: {
+    /** The job (shell) id the agent used. */
+    id: string;
+    /** The job's command line, when known. */
+    command?: string;
+    /** `running`, `completed`, `failed`, `killed`... as the agent reported it. */
+    status?: string;
+    /** The exit code once the job ended. */
+    exitCode?: number;
+    /** Output read from the job (stdout then stderr), for a read of its output. */
+    output?: string;
+    /** The file the job writes its output to. */
+    outputPath?: string;
+  };
+}
+
+/** A plan a person approves before the agent acts (an imported plan-mode call). */
+export interface PlanMeta {
+  /** The plan as Markdown, when the transcript holds it. */
+  plan?: string;
+  /** The file the plan was saved to. */
+  path?: string;
+}

@@ -147,7 +147,6 @@ describe('searchCard()', () => {
       why: 'an unknown shape',
       block: toolBlock('grep', grepArgs, ok({ ...grepMeta, shape: 'tree' })),
     },
-    { why: 'glob meta on grep', block: toolBlock('grep', grepArgs, ok(globMeta)) },
     { why: 'grep meta on glob', block: toolBlock('glob', { pattern: '*' }, ok(grepMeta)) },
     {
       why: 'a missing total',

@@ -1,6 +1,6 @@
 import { create } from '@bufbuild/protobuf';
 import { ContentBlockSchema, type ContentBlock } from '@dsh/gen/content';
-import { isRecord, stringOf } from './transcript-line.js';
+import { isRecord, stringOf } from './json-fields.js';
 
 /** A text content block. */
 export function textBlock(text: string): ContentBlock {

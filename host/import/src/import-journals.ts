@@ -42,6 +42,8 @@ export async function createOrAdopt(
     cwd: string;
     title: string;
     model: string;
+    /** The agent whose transcript the session is imported from (see `JournalHeader.origin`). */
+    origin: string;
     createdAt?: Date;
   },
 ): Promise<{ journal: Journal; existing: string[] }> {
@@ -56,14 +58,28 @@ export async function createOrAdopt(
   }
 }
 
-/** The title of an imported session: its first prompt's first line. */
-export function titleOf(payloads: readonly EventPayload[]): string {
+/**
+ * The title of an imported session: the title the transcript gave it, else its first
+ * prompt's first line (markup already made readable by the converter), else `fallback`
+ * (a summary line), prefixed with the agent's name.
+ */
+export function titleOf(
+  payloads: readonly EventPayload[],
+  agent: string,
+  given = '',
+  fallback = '',
+): string {
+  const named = (text: string): string => {
+    const line = text.trim().split('\n', 1)[0] ?? '';
+    return `${agent}: ${line.length > 80 ? `${line.slice(0, 79)}…` : line}`;
+  };
+  if (given.trim() !== '') return named(given);
   for (const payload of payloads) {
     if (payload.case !== 'userMessage') continue;
-    const line = contentText(payload.value.content).trim().split('\n', 1)[0] ?? '';
-    return `Claude Code: ${line.length > 80 ? `${line.slice(0, 79)}…` : line}`;
+    const text = contentText(payload.value.content);
+    if (text.trim() !== '') return named(text);
   }
-  return 'Claude Code session';
+  return fallback.trim() !== '' ? named(fallback) : `${agent} session`;
 }
 
 /** The model of an imported session: the first assistant message's. */

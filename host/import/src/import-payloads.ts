@@ -2,7 +2,7 @@ import { create } from '@bufbuild/protobuf';
 import { UsageSchema, type ContentBlock, type Usage } from '@dsh/gen/content';
 import { ExtensionEventSchema } from '@dsh/gen/events';
 import { eventPayloads, type EventPayload } from '@dsh/journal';
-import { numberOf, type JsonRecord } from './transcript-line.js';
+import { numberOf, type JsonRecord } from './json-fields.js';
 
 /** The `source` of messages an import writes: marks them as typed in Claude Code. */
 export const importSource = 'claude-code';
@@ -14,8 +14,8 @@ export const importPayloads = {
     eventPayloads.userMessage(content, importSource),
   steeringMessage: (turn: number, content: ContentBlock[]): EventPayload =>
     eventPayloads.steeringMessage(turn, content, importSource),
-  contextMessage: (content: ContentBlock[], envelope: string): EventPayload =>
-    eventPayloads.contextMessage(content, importSource, envelope, ''),
+  contextMessage: (content: ContentBlock[], envelope: string, metaJson = ''): EventPayload =>
+    eventPayloads.contextMessage(content, importSource, envelope, metaJson),
   /** A transcript line or block the importer does not map, kept whole as `claude-code/<kind>`. */
   extension: (kind: string, data: JsonRecord): EventPayload => ({
     case: 'extension',

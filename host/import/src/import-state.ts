@@ -1,20 +1,24 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ConverterState } from './transcript-converter.js';
-import { isRecord } from './transcript-line.js';
+import type { SidechainRoutes } from './claude-code/sidechain-routes.js';
+import { isRecord } from './json-fields.js';
 
-/** The folder of the data dir that holds import state files. */
+/** The folder of the data dir that holds the Claude Code import's state files. */
 export const importStateDirName = '.claude-code-import';
 
+/** The folder of the data dir that holds the Codex import's state files. */
+export const codexStateDirName = '.codex-import';
+
 /** One dsh session written from a transcript (the main one or a sidechain). */
-export interface TargetState {
+export interface TargetState<C = unknown> {
   /** The dsh session id; '' until the journal is created. */
   id: string;
   parentId: string;
   /** Events this import has written to the journal. */
   length: number;
-  converter: ConverterState;
+  /** The converter's state, to continue where it stopped. */
+  converter: C;
 }
 
 /**
@@ -22,27 +26,31 @@ export interface TargetState {
  * read, and per dsh session the converter state and the events written. Saved after
  * every append, so a re-run continues instead of duplicating.
  */
-export interface ImportState {
+export interface ImportState<C = unknown> {
   version: 1;
   source: string;
   offset: number;
   lines: number;
-  targets: Record<string, TargetState>;
-  /** Old-style interleaved sidechains: recent line uuid -> target key, and how many exist. */
-  sidechains: { byUuid: Record<string, string>; count: number; last: string };
+  targets: Record<string, TargetState<C>>;
+  /** Old-style interleaved sidechains of a Claude Code transcript (empty for other formats). */
+  sidechains: SidechainRoutes;
 }
 
-/** The state file of a transcript path inside a data dir. */
-export function importStatePath(dataDir: string, source: string): string {
+/** The state file of a transcript path inside a data dir (`dirName`: the format's folder). */
+export function importStatePath(
+  dataDir: string,
+  source: string,
+  dirName: string = importStateDirName,
+): string {
   const key = createHash('sha256').update(source).digest('hex').slice(0, 24);
-  return join(dataDir, importStateDirName, `${key}.json`);
+  return join(dataDir, dirName, `${key}.json`);
 }
 
 /** Reads the saved state; `undefined` when there is none, an error text when unreadable. */
-export async function loadImportState(
+export async function loadImportState<C = unknown>(
   path: string,
   source: string,
-): Promise<ImportState | undefined | string> {
+): Promise<ImportState<C> | undefined | string> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -58,7 +66,7 @@ export async function loadImportState(
       state.source === source &&
       isRecord(state.targets)
     ) {
-      return state as unknown as ImportState;
+      return state as unknown as ImportState<C>;
     }
   } catch {
     // Reported below.
@@ -67,7 +75,7 @@ export async function loadImportState(
 }
 
 /** Writes the state atomically (a temporary file renamed over the old one). */
-export async function saveImportState(path: string, state: ImportState): Promise<void> {
+export async function saveImportState<C>(path: string, state: ImportState<C>): Promise<void> {
   await mkdir(join(path, '..'), { recursive: true });
   const temporary = `${path}.tmp`;
   await writeFile(temporary, JSON.stringify(state));

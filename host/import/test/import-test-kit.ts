@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -82,4 +83,20 @@ export function rendition(events: readonly SessionEvent[]): string[] {
               : '';
     return `${event.seq} ${eventType(event)} ${detail}`.trimEnd();
   });
+}
+
+/**
+ * The real transcripts every developer and CI have beside the repository
+ * (`../shared/transcripts`), or `undefined` when the folder is missing.
+ */
+export const sharedTranscripts: string | undefined = (() => {
+  const dir = fileURLToPath(new URL('../../../../shared/transcripts', import.meta.url));
+  return existsSync(dir) ? dir : undefined;
+})();
+
+/** The name of a suite that needs the shared transcripts, saying why it is skipped. */
+export function sharedSuiteName(name: string): string {
+  return sharedTranscripts === undefined
+    ? `${name} (skipped: ../shared/transcripts is missing; it holds the real transcripts these tests read)`
+    : name;
 }

@@ -124,9 +124,9 @@ describe('importClaudeCode()', () => {
       }
     }
     expect(checked).toBeGreaterThan(20);
-    // The leading `summary` line has no timestamp: it takes the first prompt's.
+    // The leading `summary` line names the session: it adds no event.
     expect([eventType(main[0]!), iso(main[0]!)]).toEqual([
-      'claude-code/summary',
+      'user/message',
       '2025-11-20T10:00:01.000Z',
     ]);
     expect(iso(main.at(-1)!)).toBe(times.lastMain);

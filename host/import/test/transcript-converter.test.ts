@@ -48,7 +48,7 @@ function convert(groups: Line[][], final: boolean, withTimes = false): string[] 
       if (!parsed.ok) throw new Error(parsed.error);
       out.push(...converter.push(parsed.value));
     }
-    out.push(...converter.flush(final));
+    out.push(...converter.flush(final ? 'final' : 'pass'));
   }
   return out.map((e) => (withTimes ? describeTimed(e) : describePayload(e.payload)));
 }
@@ -97,7 +97,7 @@ describe('createTranscriptConverter()', () => {
       ['userMessage hi', 'turnStart 1', 'assistant 1.0 text,text', 'turnEnd 1 1'],
     ],
     [
-      'keeps a live turn open until the transcript says it ended',
+      'merges the lines of one message read in different passes and keeps a live turn open',
       [
         [prompt('hi'), reply('m1', [text('a')])],
         [reply('m1', [use('c1')])],
@@ -107,12 +107,9 @@ describe('createTranscriptConverter()', () => {
       [
         'userMessage hi',
         'turnStart 1',
-        'assistant 1.0 text',
-        'assistant 1.1 toolCall',
+        'assistant 1.0 text,toolCall',
         'toolCall c1',
         'toolResult c1',
-        'assistant 1.2 text',
-        'turnEnd 1 1',
       ],
     ],
     [
@@ -161,26 +158,26 @@ describe('createTranscriptConverter()', () => {
       false,
       [
         'contextMessage[claude-code/meta] caveat',
-        'contextMessage[compact-summary] summary',
+        'contextMessage[claude-code/compact-summary] summary',
         'agentError API Error: 529',
       ],
     ],
     [
       'opens a turn for assistant output without a prompt and keeps unknown blocks',
       [[reply('m1', [text('resumed'), { type: 'server_tool_use', id: 's1' }], 'end_turn')]],
-      false,
+      true,
       ['turnStart 1', 'assistant 1.0 text', 'extension claude-code/block', 'turnEnd 1 1'],
     ],
     [
       'keeps unknown line types and user lines without a message as extensions',
       [
         [
-          { type: 'queue-operation', operation: 'dequeue' },
+          { type: 'x-future-line', operation: 'dequeue' },
           { type: 'user', note: 'no message' },
         ],
       ],
       false,
-      ['extension claude-code/queue-operation', 'extension claude-code/user'],
+      ['extension claude-code/x-future-line', 'extension claude-code/user'],
     ],
   ])('%s', (_name, groups, final, expected) => {
     expect(convert(groups, final)).toEqual(expected);
@@ -215,7 +212,7 @@ describe('createTranscriptConverter()', () => {
         [
           prompt('go', at(10)),
           reply('m1', [use('c1')], 'tool_use', at(12)),
-          { type: 'summary', summary: 'no time' },
+          { type: 'x-future-line', note: 'no time' },
           prompt('[Request interrupted by user]', at(11)),
         ],
       ],
@@ -225,7 +222,7 @@ describe('createTranscriptConverter()', () => {
         'turnStart 1 @10',
         'assistant 1.0 toolCall @12',
         'toolCall c1 @12',
-        'extension claude-code/summary @12',
+        'extension claude-code/x-future-line @12',
         'toolResult c1 interrupted @11',
         'turnEnd 1 2 @11',
       ],
@@ -234,7 +231,7 @@ describe('createTranscriptConverter()', () => {
       'leaves events before the first time without one and ignores a bad timestamp',
       [
         [
-          { type: 'summary', summary: 'first' },
+          { type: 'x-future-line', note: 'first' },
           prompt('hi', { timestamp: 'yesterday' }),
           prompt('again', { timestamp: '+010000-01-01T00:00:00.000Z' }),
           prompt('timed', at(7)),
@@ -243,7 +240,7 @@ describe('createTranscriptConverter()', () => {
       ],
       false,
       [
-        'extension claude-code/summary @-',
+        'extension claude-code/x-future-line @-',
         'userMessage hi @-',
         'turnStart 1 @-',
         'turnEnd 1 1 @-',

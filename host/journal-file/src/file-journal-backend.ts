@@ -135,6 +135,7 @@ export class FileJournalBackend implements JournalBackend {
         ).toISOString(),
         model: init.model ?? '',
         title: init.title ?? '',
+        ...(init.origin === undefined || init.origin === '' ? {} : { origin: init.origin }),
       };
       const created =
         (await this.locate(id)) === undefined && (await writeJournalHeader(this.dataDir, header));

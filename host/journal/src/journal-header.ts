@@ -14,6 +14,12 @@ export interface JournalHeader {
   createdAt: string;
   model: string;
   title: string;
+  /**
+   * The agent whose transcript this session was imported from (`claude-code`, `codex`);
+   * absent for sessions this host runs. Imported sessions take no input: the person
+   * continues one as a new session.
+   */
+  origin?: string;
 }
 
 /** Encodes the header line (no trailing newline). */
@@ -64,6 +70,7 @@ export function decodeHeaderLine(line: string): LineResult<JournalHeader> {
       createdAt: text('createdAt'),
       model: text('model'),
       title: text('title'),
+      ...(text('origin') === '' ? {} : { origin: text('origin') }),
     },
   };
 }

@@ -141,6 +141,8 @@ export interface CreateJournal {
   readonly sessionId?: string;
   /** Creation time for the header (an import keeps its source's); now when absent. */
   readonly createdAt?: Date;
+  /** For an imported session: the agent it comes from (`JournalHeader.origin`). */
+  readonly origin?: string;
 }
 
 /** Every session of one backend, as the agent, the importers and the server use them. */

@@ -7,7 +7,7 @@ import { SessionService } from '@dsh/gen/service';
 import type { JournalStore } from '@dsh/journal';
 import { createNoAgentControl, type AgentControl } from './session/agent-control.js';
 import { defaultFollowOptions, type FollowOptions } from './session/follow.js';
-import { createSessionService } from './session/session-service.js';
+import { createSessionService, type SessionServiceDeps } from './session/session-service.js';
 import { createStreamCounter, type StreamKind } from './session/stream-counter.js';
 import {
   checkRequest,
@@ -51,6 +51,8 @@ export interface ServerOptions {
   readonly log?: RequestLog;
   /** Timeouts and connection caps; `defaultServerLimits` fills in what is left out. */
   readonly limits?: Partial<ServerLimits>;
+  /** The context of a session that continues another (`SessionServiceDeps.continuation`). */
+  readonly continuation?: SessionServiceDeps['continuation'];
 }
 
 /** What a running server holds, for leak tests and soak runs (never sent on the wire). */
@@ -101,6 +103,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     defaultModel: options.defaultModel ?? '',
     follow: { ...defaultFollowOptions, ...options.follow },
     streams,
+    ...(options.continuation === undefined ? {} : { continuation: options.continuation }),
   });
   const rpc = createRpcHandler({
     routes: (router) => router.service(SessionService, service),

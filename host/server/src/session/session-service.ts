@@ -1,9 +1,15 @@
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
-import type { ServiceImpl } from '@connectrpc/connect';
+import { Code, ConnectError, type ServiceImpl } from '@connectrpc/connect';
 import { SessionService } from '@dsh/gen/service';
-import { formatVersion, JournalError, type JournalStore } from '@dsh/journal';
+import {
+  formatVersion,
+  JournalError,
+  type EventPayload,
+  type Journal,
+  type JournalStore,
+} from '@dsh/journal';
 import { abortable } from './abortable.js';
 import type { AgentControl } from './agent-control.js';
 import { follow, type FollowOptions } from './follow.js';
@@ -25,6 +31,11 @@ export interface SessionServiceDeps {
   readonly follow: FollowOptions;
   /** Counts open Follow and WatchSessions streams (for leak checks). */
   readonly streams?: StreamCounter;
+  /**
+   * The context a session that continues `source` starts with (CreateSession
+   * `continue_from`); without it the host refuses continue_from.
+   */
+  readonly continuation?: (source: Journal) => Promise<EventPayload[]>;
 }
 
 /**
@@ -61,18 +72,24 @@ export function createSessionService(deps: SessionServiceDeps): ServiceImpl<type
     },
 
     async createSession(req, ctx) {
-      const cwd = req.cwd === '' ? deps.defaultCwd : req.cwd;
+      const source =
+        req.continueFrom === ''
+          ? undefined
+          : await abortable(continued(req.continueFrom), ctx.signal);
+      const cwd = req.cwd !== '' ? req.cwd : (source?.header.cwd ?? deps.defaultCwd);
       await abortable(requireDirectory(cwd), ctx.signal);
       if (req.parentId !== '') await abortable(store.open(req.parentId), ctx.signal);
+      const context = source === undefined ? [] : await deps.continuation!(source);
       const journal = await abortable(
         store.create({
           cwd,
           parentId: req.parentId === '' ? undefined : req.parentId,
           model: req.model === '' ? deps.defaultModel : req.model,
-          title: req.title,
+          title: req.title !== '' ? req.title : continuedTitle(source),
         }),
         ctx.signal,
       );
+      if (context.length > 0) await journal.append(context);
       const summary = await abortable(journal.summary(), ctx.signal);
       return { session: sessionSummary(summary, agent.isRunning(journal.header.sessionId)) };
     },
@@ -93,7 +110,15 @@ export function createSessionService(deps: SessionServiceDeps): ServiceImpl<type
     },
 
     async prompt(req, ctx) {
-      await abortable(store.open(req.sessionId), ctx.signal);
+      const journal = await abortable(store.open(req.sessionId), ctx.signal);
+      const origin = journal.header.origin ?? '';
+      if (origin !== '') {
+        throw new ConnectError(
+          `session ${req.sessionId} was imported from ${originName(origin)} and is read-only: ` +
+            'continue it as a new session (CreateSession with continue_from) to send input',
+          Code.FailedPrecondition,
+        );
+      }
       if (req.content.length === 0) {
         throw new JournalError(
           'invalid_argument',
@@ -120,6 +145,30 @@ export function createSessionService(deps: SessionServiceDeps): ServiceImpl<type
       return {};
     },
   };
+
+  /** The session a CreateSession continues, refused when this host cannot continue sessions. */
+  async function continued(id: string): Promise<Journal> {
+    const journal = await store.open(id);
+    if (deps.continuation === undefined) {
+      throw new ConnectError(
+        'this host cannot continue sessions: create the session without continue_from',
+        Code.FailedPrecondition,
+      );
+    }
+    return journal;
+  }
+}
+
+/** The title of a session that continues `source`. */
+function continuedTitle(source: Journal | undefined): string | undefined {
+  if (source === undefined) return undefined;
+  const title = source.header.title.replace(/^(Claude Code|Codex): /, '');
+  return `Continued: ${title || source.header.sessionId}`;
+}
+
+/** The name of an importer origin, for messages. */
+function originName(origin: string): string {
+  return origin === 'claude-code' ? 'Claude Code' : origin === 'codex' ? 'Codex' : origin;
 }
 
 async function requireDirectory(cwd: string): Promise<void> {

@@ -3,7 +3,10 @@ import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { SessionSummarySchema, type SessionSummary } from '@dsh/gen/service';
 import type { JournalSummary } from '@dsh/journal';
 
-/** The wire summary of a session: header facts, size, times, running state, error. */
+/**
+ * The wire summary of a session: header facts, size, times, running state, error. An
+ * imported session (its header names an origin) is read-only whatever its file allows.
+ */
 export function sessionSummary(source: JournalSummary, running: boolean): SessionSummary {
   const { header } = source;
   const created = new Date(header.createdAt);
@@ -17,8 +20,9 @@ export function sessionSummary(source: JournalSummary, running: boolean): Sessio
     title: source.title,
     model: source.model,
     eventCount: source.length,
-    readOnly: source.readOnly,
+    readOnly: source.readOnly || (header.origin ?? '') !== '',
     error: source.error ?? '',
+    origin: header.origin ?? '',
   });
 }
 

@@ -49,18 +49,20 @@ class CancelResponse(_message.Message):
     def __init__(self, cancelled: bool = ..., cleared: _Optional[int] = ...) -> None: ...
 
 class CreateSessionRequest(_message.Message):
-    __slots__ = ["cwd", "model", "parent_id", "preset", "title"]
+    __slots__ = ["continue_from", "cwd", "model", "parent_id", "preset", "title"]
+    CONTINUE_FROM_FIELD_NUMBER: _ClassVar[int]
     CWD_FIELD_NUMBER: _ClassVar[int]
     MODEL_FIELD_NUMBER: _ClassVar[int]
     PARENT_ID_FIELD_NUMBER: _ClassVar[int]
     PRESET_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
+    continue_from: str
     cwd: str
     model: str
     parent_id: str
     preset: str
     title: str
-    def __init__(self, cwd: _Optional[str] = ..., parent_id: _Optional[str] = ..., model: _Optional[str] = ..., preset: _Optional[str] = ..., title: _Optional[str] = ...) -> None: ...
+    def __init__(self, cwd: _Optional[str] = ..., parent_id: _Optional[str] = ..., model: _Optional[str] = ..., preset: _Optional[str] = ..., title: _Optional[str] = ..., continue_from: _Optional[str] = ...) -> None: ...
 
 class CreateSessionResponse(_message.Message):
     __slots__ = ["session"]
@@ -217,13 +219,14 @@ class SessionStatus(_message.Message):
     def __init__(self, id: _Optional[str] = ..., running: bool = ...) -> None: ...
 
 class SessionSummary(_message.Message):
-    __slots__ = ["created_at", "cwd", "error", "event_count", "id", "model", "parent_id", "read_only", "running", "title", "updated_at"]
+    __slots__ = ["created_at", "cwd", "error", "event_count", "id", "model", "origin", "parent_id", "read_only", "running", "title", "updated_at"]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     CWD_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
     EVENT_COUNT_FIELD_NUMBER: _ClassVar[int]
     ID_FIELD_NUMBER: _ClassVar[int]
     MODEL_FIELD_NUMBER: _ClassVar[int]
+    ORIGIN_FIELD_NUMBER: _ClassVar[int]
     PARENT_ID_FIELD_NUMBER: _ClassVar[int]
     READ_ONLY_FIELD_NUMBER: _ClassVar[int]
     RUNNING_FIELD_NUMBER: _ClassVar[int]
@@ -235,12 +238,13 @@ class SessionSummary(_message.Message):
     event_count: int
     id: str
     model: str
+    origin: str
     parent_id: str
     read_only: bool
     running: bool
     title: str
     updated_at: _timestamp_pb2.Timestamp
-    def __init__(self, id: _Optional[str] = ..., cwd: _Optional[str] = ..., parent_id: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., running: bool = ..., title: _Optional[str] = ..., model: _Optional[str] = ..., event_count: _Optional[int] = ..., read_only: bool = ..., error: _Optional[str] = ...) -> None: ...
+    def __init__(self, id: _Optional[str] = ..., cwd: _Optional[str] = ..., parent_id: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., running: bool = ..., title: _Optional[str] = ..., model: _Optional[str] = ..., event_count: _Optional[int] = ..., read_only: bool = ..., error: _Optional[str] = ..., origin: _Optional[str] = ...) -> None: ...
 
 class SessionsSnapshot(_message.Message):
     __slots__ = ["sessions"]

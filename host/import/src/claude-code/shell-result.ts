@@ -1,5 +1,5 @@
 import { exitMarker } from '@dsh/card-models/contract';
-import { isRecord, stringOf } from './transcript-line.js';
+import { isRecord, stringOf } from '../json-fields.js';
 
 /** Interpretations Claude Code gives a non-zero exit it does not count as failure. */
 const exitOneInterpretations = [/no matches found/i, /files differ/i, /^some files differ/i];

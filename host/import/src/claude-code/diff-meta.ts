@@ -1,5 +1,5 @@
 import { computeHunks, isHunk, type DiffMeta, type Hunk } from '@dsh/card-models/contract';
-import { isRecord, stringOf } from './transcript-line.js';
+import { isRecord, stringOf } from '../json-fields.js';
 
 /**
  * `write` / `edit` meta from Claude Code's `Edit` or `Write` result: one diff whose
@@ -18,7 +18,8 @@ export function diffMeta(
   if (path === undefined || path === '') return undefined;
   const created = toolUseResult.type === 'create';
   const written = stringOf(toolUseResult, 'content');
-  const original = stringOf(toolUseResult, 'originalFile');
+  const original =
+    stringOf(toolUseResult, 'originalFile') ?? stringOf(toolUseResult, 'originalFileContents');
   const patch = Array.isArray(toolUseResult.structuredPatch) ? toolUseResult.structuredPatch : [];
   const hunks: Hunk[] = [];
   for (const raw of patch) {

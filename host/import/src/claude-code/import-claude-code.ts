@@ -1,9 +1,10 @@
 import { realpath, stat } from 'node:fs/promises';
 import type { FileJournalStore } from '@dsh/journal-file';
 import { findTranscripts } from './find-transcripts.js';
-import { acquireImportLock } from './import-lock.js';
-import { importStatePath, loadImportState } from './import-state.js';
+import { acquireImportLock } from '../import-lock.js';
+import { importStatePath, loadImportState } from '../import-state.js';
 import { importTranscript } from './import-transcript.js';
+import { isInternalAgent } from './subagent-links.js';
 
 /** Options of `importClaudeCode`. */
 export interface ImportClaudeCodeOptions {
@@ -23,6 +24,11 @@ export interface ImportSummary {
   readonly malformed: number;
   /** Transcripts that failed, each with the reason; the others are imported. */
   readonly failed: { path: string; error: string }[];
+  /**
+   * Files left out on purpose, each with the reason: files of another format in a dir,
+   * Claude Code's own internal agents (compaction, prompt suggestions), empty files.
+   */
+  readonly skipped: { path: string; reason: string }[];
 }
 
 /**
@@ -41,7 +47,17 @@ export async function importClaudeCode(
       `cannot import ${path}: ${reason} (give a transcript or a dir such as ~/.claude/projects)`,
     );
   });
-  const files = await findTranscripts(root);
+  const single = (await stat(root)).isFile();
+  const found = await findTranscripts(root);
+  const skipped: { path: string; reason: string }[] = [];
+  const files = found.filter((file) => {
+    if (!isInternalAgent(file.path) || file.kind !== 'subagent') return true;
+    skipped.push({
+      path: file.path,
+      reason: "one of Claude Code's internal agents (not a sub-agent of the conversation)",
+    });
+    return false;
+  });
   const release = await acquireImportLock(store.dataDir);
   try {
     const sizes = await Promise.all(
@@ -70,10 +86,19 @@ export async function importClaudeCode(
           );
         } else {
           const result = await importTranscript(store, file, {
-            final: true,
+            flush: 'final',
             onWarning: options.onWarning,
             onProgress: (offset) => options.onProgress?.(base + offset, total),
           });
+          if (result.refused !== undefined) {
+            const reason = `not imported: ${result.refused}`;
+            if (single) failed.push({ path: file.path, error: reason });
+            else {
+              skipped.push({ path: file.path, reason });
+              options.onWarning?.(`${file.path}: ${reason}`);
+            }
+          }
+          if (result.empty === true) skipped.push({ path: file.path, reason: 'it is empty' });
           if (result.waitingFor !== undefined) {
             failed.push({
               path: file.path,
@@ -92,7 +117,7 @@ export async function importClaudeCode(
       base += size;
       options.onProgress?.(base, total);
     }
-    return { files: files.length, sessions, events, malformed, failed };
+    return { files: files.length, sessions, events, malformed, failed, skipped };
   } finally {
     await release();
   }

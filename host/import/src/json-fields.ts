@@ -1,31 +1,7 @@
-import { isJournalTime, type LineResult } from '@dsh/journal';
+import { isJournalTime } from '@dsh/journal';
 
 /** A JSON value read from a transcript: untrusted until checked. */
 export type JsonRecord = Record<string, unknown>;
-
-/**
- * One line of a Claude Code transcript, checked only as far as routing needs: a JSON
- * object with a string `type`. Every other field stays untrusted (`fields`), because
- * Claude Code versions add and change fields freely.
- */
-export interface TranscriptLine {
-  readonly type: string;
-  readonly fields: JsonRecord;
-}
-
-/** Parses one transcript line; a line that is not a JSON object with a `type` is an error. */
-export function parseTranscriptLine(text: string): LineResult<TranscriptLine> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, error: `not valid JSON (${(error as Error).message})` };
-  }
-  if (!isRecord(parsed)) return { ok: false, error: 'not a JSON object' };
-  const { type } = parsed;
-  if (typeof type !== 'string' || type === '') return { ok: false, error: 'missing "type"' };
-  return { ok: true, value: { type, fields: parsed } };
-}
 
 /** True for a plain JSON object. */
 export function isRecord(value: unknown): value is JsonRecord {
@@ -50,4 +26,15 @@ export function lineTime(record: JsonRecord): number | undefined {
   if (text === undefined) return undefined;
   const date = new Date(text);
   return isJournalTime(date) ? date.getTime() : undefined;
+}
+
+/** Parses JSON text into an object; `undefined` when it is not a JSON object. */
+export function parseRecord(text: string | undefined): JsonRecord | undefined {
+  if (text === undefined) return undefined;
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return isRecord(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
 }

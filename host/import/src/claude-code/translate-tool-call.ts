@@ -1,4 +1,4 @@
-import { isRecord, type JsonRecord } from './transcript-line.js';
+import { isRecord, type JsonRecord } from '../json-fields.js';
 
 /** A Claude Code tool call in dsh terms: the first-party name and argument JSON text. */
 export interface TranslatedCall {
@@ -13,20 +13,24 @@ interface ToolMapping {
 }
 
 /**
- * Claude Code tools whose meaning matches a dsh first-party tool (SPEC section 5).
- * Any other tool keeps its own name and arguments, so it gets the Generic card.
+ * Claude Code tools whose meaning matches a dsh first-party tool (SPEC section 5);
+ * `MultiEdit` is an `edit` whose replacements come as an `edits` list. Any other tool
+ * keeps its own name and arguments: card-models knows the imported ones (`LS`, `Task`,
+ * `BashOutput`...) and gives the rest the Generic card.
  */
 export const claudeToolMappings: Readonly<Record<string, ToolMapping>> = {
   Bash: { name: 'bash', rename: { timeout: 'timeout_ms', run_in_background: 'background' } },
   Read: { name: 'read' },
   Write: { name: 'write' },
   Edit: { name: 'edit' },
+  MultiEdit: { name: 'edit' },
   Grep: { name: 'grep', rename: { '-i': 'ignore_case', head_limit: 'max_results' } },
   Glob: { name: 'glob' },
   TodoWrite: { name: 'todo_write' },
   WebFetch: { name: 'web_fetch' },
   WebSearch: { name: 'web_search' },
   AskUserQuestion: { name: 'ask_user' },
+  Skill: { name: 'skill', rename: { skill: 'name' } },
 };
 
 /**

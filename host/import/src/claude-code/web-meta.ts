@@ -1,5 +1,5 @@
 import type { WebFetchMeta, WebSearchMeta } from '@dsh/card-models/contract';
-import { isRecord, numberOf, stringOf } from './transcript-line.js';
+import { isRecord, numberOf, stringOf } from '../json-fields.js';
 
 /** `web_fetch` meta from Claude Code's `WebFetch` result (`url`, `code`). */
 export function webFetchMeta(

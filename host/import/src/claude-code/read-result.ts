@@ -1,6 +1,6 @@
 import { formatReadEnvelope, type ReadEnvelope, type ReadMeta } from '@dsh/card-models/contract';
 import { langFromPath } from '@dsh/tools';
-import { isRecord, numberOf, stringOf } from './transcript-line.js';
+import { isRecord, numberOf, stringOf } from '../json-fields.js';
 
 /** A `read` result in dsh form: the envelope text and its meta. */
 export interface ReadResult {
@@ -38,6 +38,46 @@ export function readResult(originalText: string, toolUseResult: unknown): ReadRe
       offset: firstLine,
       lines: lines.length,
       totalLines,
+      lang: langFromPath(path),
+      ...(note === '' ? {} : { note }),
+    },
+  };
+}
+
+/**
+ * The read envelope rebuilt from Claude Code's numbered text alone (`     3→line`), for
+ * transcripts that keep no `toolUseResult` (2.x sub-agent files): the lines must number
+ * on without a gap; what follows them is the note. The file's total length is not known,
+ * so it is taken as the last line shown. `undefined` when the text has no numbered lines.
+ */
+export function readFromText(
+  originalText: string,
+  path: string | undefined,
+): ReadResult | undefined {
+  if (path === undefined || path === '') return undefined;
+  const rows = originalText.split('\n');
+  const lines: string[] = [];
+  let firstLine = 0;
+  let index = 0;
+  for (; index < rows.length; index += 1) {
+    const match = /^ *(\d+)(?:→|\t)(.*)$/.exec(rows[index]!);
+    if (!match) break;
+    const number = Number(match[1]);
+    if (lines.length === 0) firstLine = number;
+    else if (number !== firstLine + lines.length) return undefined;
+    lines.push(match[2] ?? '');
+  }
+  if (lines.length === 0 || firstLine < 1) return undefined;
+  const lastLine = firstLine + lines.length - 1;
+  const envelope: ReadEnvelope = { path, firstLine, lastLine, totalLines: lastLine, lines };
+  const note = rows.slice(index).join('\n').trim();
+  return {
+    text: formatReadEnvelope(envelope),
+    meta: {
+      path,
+      offset: firstLine,
+      lines: lines.length,
+      totalLines: lastLine,
       lang: langFromPath(path),
       ...(note === '' ? {} : { note }),
     },

@@ -1,0 +1,174 @@
+import { stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { Journal } from '@dsh/journal';
+import type { FileJournalStore } from '@dsh/journal-file';
+import { createOrAdopt, modelOf, titleOf, unknownEvents } from '../import-journals.js';
+import {
+  codexStateDirName,
+  importStatePath,
+  loadImportState,
+  saveImportState,
+  type ImportState,
+} from '../import-state.js';
+import { readLines } from '../read-lines.js';
+import { sniffTranscript, wrongFormat } from '../sniff-transcript.js';
+import type { ImportPassOptions, TranscriptImport } from '../claude-code/import-transcript.js';
+import type { TimedPayload } from '../claude-code/transcript-converter.js';
+import { emptyRoutes } from '../claude-code/sidechain-routes.js';
+import {
+  createRolloutConverter,
+  initialRolloutState,
+  type RolloutState,
+} from './rollout-converter.js';
+import { parseRolloutLine } from './rollout-line.js';
+
+/** The prefix of every session imported from Codex. */
+export const codexIdPrefix = 'codex-';
+
+/**
+ * `codex-<Codex session id>`: the dsh id of a rollout's session (its `session_meta` id, or
+ * the file name's trailing id when the rollout has none).
+ */
+export function codexSessionId(codexId: string, path: string): string {
+  const fromName = /([0-9a-f]{8}-[0-9a-f-]{27,})\.jsonl$/i.exec(basename(path))?.[1];
+  const id = codexId || fromName || basename(path).replace(/\.jsonl$/i, '');
+  return `${codexIdPrefix}${id.replace(/[^A-Za-z0-9_-]/g, '_')}`.slice(0, 128);
+}
+
+const batchEvents = 1000;
+const batchBytes = 4 << 20;
+
+/**
+ * Imports what is new in one Codex rollout: complete lines from the saved byte offset,
+ * converted and appended in batches with the state saved after each, so re-running never
+ * duplicates and a grown rollout is continued. A file that is not a rollout is refused.
+ */
+export async function importRollout(
+  store: FileJournalStore,
+  path: string,
+  options: ImportPassOptions,
+): Promise<TranscriptImport> {
+  const statePath = importStatePath(store.dataDir, path, codexStateDirName);
+  const loaded = await loadImportState<RolloutState>(statePath, path);
+  if (typeof loaded === 'string') throw new Error(loaded);
+  if (loaded === undefined) {
+    const sniffed = await sniffTranscript(path);
+    if (sniffed.kind === 'empty') return { sessions: [], events: 0, malformed: 0, empty: true };
+    if (sniffed.kind === 'unknown') return refused(sniffed.reason);
+    if (sniffed.format !== 'codex') return refused(wrongFormat(sniffed.format, 'codex'));
+  }
+  const state: ImportState<RolloutState> = loaded ?? {
+    version: 1,
+    source: path,
+    offset: 0,
+    lines: 0,
+    targets: {},
+    sidechains: emptyRoutes(),
+  };
+  const { size, mtime } = await stat(path);
+  if (size < state.offset) {
+    throw new Error(
+      `${path} shrank below the ${state.offset} bytes already imported: it was rewritten; delete its session and ${statePath} to re-import`,
+    );
+  }
+  const saved = (state.targets.main ??= {
+    id: '',
+    parentId: '',
+    length: 0,
+    converter: initialRolloutState(),
+  });
+  let skip = saved.id === '' ? [] : await unknownEvents(store, saved);
+  const converter = createRolloutConverter(saved.converter);
+  let buffer: TimedPayload[] = [];
+  let journal: Journal | undefined;
+  let events = 0;
+  let malformed = 0;
+  let pendingBytes = 0;
+
+  const ensureJournal = async (): Promise<Journal> => {
+    if (journal !== undefined) return journal;
+    if (saved.id !== '') return (journal = await store.open(saved.id));
+    const converted = converter.state();
+    saved.id = codexSessionId(converted.sessionId, path);
+    const payloads = buffer.map((e) => e.payload);
+    const first = buffer.find((e) => e.time !== undefined)?.time;
+    const created = await createOrAdopt(store, {
+      sessionId: saved.id,
+      parentId: '',
+      cwd: converted.cwd,
+      title: titleOf(payloads, 'Codex', converted.title),
+      model: modelOf(payloads) || converted.model,
+      origin: 'codex',
+      ...(first === undefined ? {} : { createdAt: new Date(first) }),
+    });
+    skip = created.existing;
+    await saveImportState(statePath, state);
+    return (journal = created.journal);
+  };
+
+  const commit = async (offset: number, lines: number): Promise<void> => {
+    if (buffer.length > 0) {
+      const target = await ensureJournal();
+      const skipped = Math.min(skip.length, buffer.length);
+      for (let i = 0; i < skipped; i += 1) {
+        if (buffer[i]!.payload.case !== skip[i]) {
+          throw new Error(
+            `session ${saved.id} holds events this import did not write: delete ${saved.id}.jsonl and its import state to re-import`,
+          );
+        }
+      }
+      const fresh = buffer.slice(skipped);
+      skip = skip.slice(skipped);
+      buffer = [];
+      if (fresh.length > 0) {
+        await target.append(
+          fresh.map((e) => e.payload),
+          { times: eventTimes(fresh, mtime) },
+        );
+      }
+      saved.length = target.length;
+      events += fresh.length;
+    }
+    state.offset = offset;
+    state.lines = lines;
+    saved.converter = converter.state();
+    await saveImportState(statePath, state);
+    pendingBytes = 0;
+    options.onProgress?.(offset);
+  };
+
+  let offset = state.offset;
+  let lineNo = state.lines;
+  for await (const line of readLines(path, state.offset)) {
+    lineNo += 1;
+    pendingBytes += line.end - offset;
+    offset = line.end;
+    if (line.text.trim() === '') continue;
+    const parsed = parseRolloutLine(line.text);
+    if (!parsed.ok) {
+      malformed += 1;
+      options.onWarning?.(`${path}:${lineNo}: ${parsed.error}; line skipped`);
+      continue;
+    }
+    buffer.push(...converter.push(parsed.value));
+    if (buffer.length >= batchEvents || pendingBytes >= batchBytes) await commit(offset, lineNo);
+  }
+  buffer.push(...converter.flush(options.flush));
+  if (offset !== state.offset || buffer.length > 0) await commit(offset, lineNo);
+  return { sessions: saved.id === '' ? [] : [saved.id], events, malformed };
+}
+
+function refused(reason: string): TranscriptImport {
+  return { sessions: [], events: 0, malformed: 0, refused: reason };
+}
+
+/** Each event's journal time: its line's, or the next event's, or the file's mtime. */
+function eventTimes(events: readonly TimedPayload[], fallback: Date): Date[] {
+  const times: Date[] = [];
+  let next = fallback.getTime();
+  for (let i = events.length - 1; i >= 0; i -= 1) {
+    next = events[i]!.time ?? next;
+    times.push(new Date(next));
+  }
+  return times.reverse();
+}
