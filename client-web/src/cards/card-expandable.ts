@@ -10,9 +10,9 @@ export const collapsedSourceCount = 5;
 export function cardExpandable(card: Card): boolean {
   const body = card.body;
   switch (body.kind) {
-    case 'generic':
     // No web renderer draws a plan of its own: the Generic card shows it.
     case 'plan':
+    case 'generic':
       return card.row.argsText !== '' || card.row.resultText !== '';
     case 'terminal':
       return terminalCardPreview(body).hidden > 0;
