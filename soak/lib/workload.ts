@@ -75,7 +75,11 @@ export async function streamTurn(
 }
 
 /** Follows `sessionId` from `fromSeq` until the first turn/end; resolves with its seq. */
-async function turnEndSeq(client: SessionClient, sessionId: string, fromSeq: number): Promise<number> {
+async function turnEndSeq(
+  client: SessionClient,
+  sessionId: string,
+  fromSeq: number,
+): Promise<number> {
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), 30_000);
   try {
