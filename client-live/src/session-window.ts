@@ -1,10 +1,11 @@
 import { Code, ConnectError, type Client } from '@connectrpc/connect';
 import type { SessionEvent } from '@dsh/gen/events';
-import type { Baseline, PageResponse, SessionService } from '@dsh/gen/service';
-import { createConversation, type ConversationSnapshot } from '@dsh/card-models';
+import type { Baseline, SessionService } from '@dsh/gen/service';
+import { createConversation, type Conversation, type ConversationSnapshot } from '@dsh/card-models';
 import { defaultBackoff, type BackoffOptions } from './backoff.js';
 import { createChangeNotifier } from './change-notifier.js';
 import { describeError, type ConnectionState } from './connection-state.js';
+import { followSession, pageEvents } from './follow-session.js';
 import { startReconnectLoop, type AttemptContext } from './reconnect-loop.js';
 
 /** Options of `createSessionWindow`. */
@@ -55,6 +56,54 @@ export interface SessionWindow {
 /** Events merged in one fold commit at most; a longer burst commits in slices. */
 const maxBatch = 2_000;
 
+/** The fields of `SessionWindowState` a window changes as it goes. */
+type WindowFields = { -readonly [K in keyof SessionWindowState]: SessionWindowState[K] };
+
+/** The state of a window that is connecting and has loaded nothing yet. */
+function initialFields(sessionId: string, snapshot: ConversationSnapshot): WindowFields {
+  return {
+    sessionId,
+    snapshot,
+    opened: false,
+    hasMore: false,
+    loadingOlder: false,
+    baseline: undefined,
+    connection: { kind: 'connecting' },
+    error: undefined,
+    resyncs: 0,
+  };
+}
+
+/**
+ * How a fresh tail page changes the window: `append` when it joins the window's end (the
+ * window keeps its older pages), `replace` when it does not (a first open, a long outage,
+ * a journal that shrank).
+ */
+function tailChange(
+  snapshot: ConversationSnapshot,
+  opened: boolean,
+  events: readonly SessionEvent[],
+): 'append' | 'replace' {
+  const { firstSeq, endSeq } = snapshot;
+  const tailFirst = events[0]?.seq ?? 0;
+  const tailEnd = (events.at(-1)?.seq ?? -1) + 1;
+  const joins = opened && endSeq > firstSeq && events.length > 0 && tailFirst <= endSeq;
+  return joins && tailEnd >= endSeq ? 'append' : 'replace';
+}
+
+/**
+ * Folds `pending` into the conversation in slices of `maxBatch`; resolves with the error
+ * of a slice that does not join (the stream skipped events), leaving the rest unfolded.
+ */
+function foldPending(conversation: Conversation, pending: SessionEvent[]): string | undefined {
+  for (let from = 0; from < pending.length; from += maxBatch) {
+    const events = pending.slice(from, from + maxBatch);
+    const result = conversation.tryApply({ kind: 'append', events });
+    if (!result.ok) return result.error.message;
+  }
+  return undefined;
+}
+
 /**
  * Opens a session: loads the tail page, then follows from its last seq (from seq 0 when
  * the session is empty), folding everything into one `createConversation()` window. On
@@ -69,28 +118,9 @@ export function createSessionWindow(options: SessionWindowOptions): SessionWindo
   const conversation = createConversation();
   const closed = new AbortController();
   let pending: SessionEvent[] = [];
-  let opened = false;
-  let hasMore = false;
-  let loadingOlder = false;
-  let baseline: Baseline | undefined;
-  let connection: ConnectionState = { kind: 'connecting' };
-  let error: string | undefined;
-  let resyncs = 0;
+  const fields = initialFields(sessionId, conversation.snapshot);
+  const build = (): SessionWindowState => ({ ...fields, snapshot: conversation.snapshot });
   let state = build();
-
-  function build(): SessionWindowState {
-    return {
-      sessionId,
-      snapshot: conversation.snapshot,
-      opened,
-      hasMore,
-      loadingOlder,
-      baseline,
-      connection,
-      error,
-      resyncs,
-    };
-  }
 
   const notifier = createChangeNotifier(() => {
     applyPending();
@@ -100,31 +130,12 @@ export function createSessionWindow(options: SessionWindowOptions): SessionWindo
 
   /** Folds buffered live events; a gap means the stream skipped events: resync. */
   function applyPending(): void {
-    while (pending.length > 0) {
-      const batch = pending.length > maxBatch ? pending.slice(0, maxBatch) : pending;
-      pending = pending.length > maxBatch ? pending.slice(maxBatch) : [];
-      const result = conversation.tryApply({ kind: 'append', events: batch });
-      if (!result.ok) {
-        pending = [];
-        error = result.error.message;
-        loop.retry();
-        return;
-      }
-    }
-  }
-
-  function eventsOf(response: PageResponse): SessionEvent[] {
-    const events: SessionEvent[] = [];
-    for (const entry of response.events) {
-      if (entry.event === undefined) {
-        throw new ConnectError(
-          `a page of ${sessionId} holds an entry without an event`,
-          Code.DataLoss,
-        );
-      }
-      events.push(entry.event);
-    }
-    return events;
+    if (pending.length === 0) return;
+    const failed = foldPending(conversation, pending);
+    pending = [];
+    if (failed === undefined) return;
+    fields.error = failed;
+    loop.retry();
   }
 
   /** Loads the tail page and joins it to the window (or replaces the window with it). */
@@ -134,57 +145,17 @@ export function createSessionWindow(options: SessionWindowOptions): SessionWindo
       { signal: context.signal },
     );
     context.touch();
-    const events = eventsOf(response);
+    const events = pageEvents(sessionId, response);
     applyPending();
-    const { firstSeq, endSeq } = conversation.snapshot;
-    const tailFirst = events[0]?.seq ?? 0;
-    const tailEnd = (events.at(-1)?.seq ?? -1) + 1;
-    const joins = opened && endSeq > firstSeq && events.length > 0 && tailFirst <= endSeq;
-    const change = joins && tailEnd >= endSeq ? 'append' : 'replace';
+    const change = tailChange(conversation.snapshot, fields.opened, events);
     const result = conversation.tryApply({ kind: change, events });
     if (!result.ok) throw new ConnectError(result.error.message, Code.DataLoss);
-    if (change === 'replace') hasMore = response.hasMore;
-    if (opened) resyncs += 1;
-    opened = true;
-    baseline = response.baseline;
-    error = undefined;
+    if (change === 'replace') fields.hasMore = response.hasMore;
+    if (fields.opened) fields.resyncs += 1;
+    fields.opened = true;
+    fields.baseline = response.baseline;
+    fields.error = undefined;
     notifier.schedule();
-  }
-
-  /** Follows from the window's end until the stream fails. */
-  async function followLive(context: AttemptContext): Promise<void> {
-    const { endSeq } = conversation.snapshot;
-    const afterSeq = endSeq > 0 ? endSeq - 1 : undefined;
-    const stream = client.follow({ sessionId, afterSeq }, { signal: context.signal, timeoutMs: 0 });
-    for await (const response of stream) {
-      context.touch();
-      const frame = response.frame;
-      switch (frame.case) {
-        case 'opening':
-          if (frame.value.firstSeq !== endSeq) {
-            throw new ConnectError(
-              `follow opened at seq ${frame.value.firstSeq}, the window ends at ${endSeq}`,
-              Code.Aborted,
-            );
-          }
-          context.live();
-          break;
-        case 'event':
-          if (frame.value.event !== undefined) {
-            pending.push(frame.value.event);
-            if (pending.length >= maxBatch) notifier.flush();
-            notifier.schedule();
-          }
-          break;
-        case 'heartbeat':
-        case undefined:
-          break;
-        default: {
-          const unhandled: never = frame;
-          throw new Error(`unhandled follow frame ${JSON.stringify(unhandled)}`);
-        }
-      }
-    }
   }
 
   const loop = startReconnectLoop({
@@ -192,11 +163,15 @@ export function createSessionWindow(options: SessionWindowOptions): SessionWindo
     idleTimeoutMs: options.idleTimeoutMs ?? 20_000,
     attempt: async (context) => {
       await loadTail(context);
-      await followLive(context);
+      await followSession(client, sessionId, conversation.snapshot.endSeq, context, (event) => {
+        pending.push(event);
+        if (pending.length >= maxBatch) notifier.flush();
+        notifier.schedule();
+      });
     },
     onConnection: (next) => {
       if (closed.signal.aborted) return;
-      connection = next;
+      fields.connection = next;
       notifier.schedule();
     },
   });
@@ -206,10 +181,10 @@ export function createSessionWindow(options: SessionWindowOptions): SessionWindo
       return state;
     },
     async loadOlder() {
-      if (closed.signal.aborted || !opened || !hasMore || loadingOlder) return;
+      if (closed.signal.aborted || !fields.opened || !fields.hasMore || fields.loadingOlder) return;
       applyPending();
       const before = conversation.snapshot.firstSeq;
-      loadingOlder = true;
+      fields.loadingOlder = true;
       notifier.schedule();
       try {
         const response = await client.page(
@@ -219,18 +194,17 @@ export function createSessionWindow(options: SessionWindowOptions): SessionWindo
         applyPending();
         // A resync replaced the window meanwhile: this page no longer joins it.
         if (conversation.snapshot.firstSeq !== before) return;
-        const result = conversation.tryApply({ kind: 'prepend', events: eventsOf(response) });
-        if (result.ok) {
-          hasMore = response.hasMore;
-          error = undefined;
-        } else {
-          error = result.error.message;
-        }
+        const result = conversation.tryApply({
+          kind: 'prepend',
+          events: pageEvents(sessionId, response),
+        });
+        fields.error = result.ok ? undefined : result.error.message;
+        if (result.ok) fields.hasMore = response.hasMore;
       } catch (failure) {
         if (!closed.signal.aborted)
-          error = `loading older events failed: ${describeError(failure)}`;
+          fields.error = `loading older events failed: ${describeError(failure)}`;
       } finally {
-        loadingOlder = false;
+        fields.loadingOlder = false;
         notifier.schedule();
         notifier.flush();
       }
@@ -244,7 +218,7 @@ export function createSessionWindow(options: SessionWindowOptions): SessionWindo
       loop.close();
       notifier.cancel();
       applyPending();
-      connection = { kind: 'offline', error: 'closed' };
+      fields.connection = { kind: 'offline', error: 'closed' };
       state = build();
     },
   };
