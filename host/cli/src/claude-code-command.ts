@@ -1,7 +1,13 @@
 import { parseArgs } from 'node:util';
 import { type JournalStore } from '@dsh/journal';
 import { acquireDataDirLock, createJournalStore, dataDirHeldMessage } from '@dsh/journal-file';
-import { importClaudeCode, importCodex, importDetected, watchClaudeCode } from '@dsh/import';
+import {
+  importClaudeCode,
+  importCodex,
+  importDetected,
+  watchClaudeCode,
+  watchCodex,
+} from '@dsh/import';
 import { dataDirFrom, expandPath } from './expand-path.js';
 
 /** Where Claude Code keeps its transcripts. */
@@ -147,23 +153,49 @@ export function extractWatchClaude(
   argv: readonly string[],
   cwd: string = process.cwd(),
 ): { argv: string[]; watchClaude: string | undefined } {
+  const { argv: rest, dir } = extractOptionalDir(
+    argv,
+    '--watch-claude',
+    defaultClaudeProjectsDir,
+    cwd,
+  );
+  return { argv: rest, watchClaude: dir };
+}
+
+/** Takes `--watch-codex [DIR]` (default ~/.codex/sessions) out of `dsh serve` arguments. */
+export function extractWatchCodex(
+  argv: readonly string[],
+  cwd: string = process.cwd(),
+): { argv: string[]; watchCodex: string | undefined } {
+  const { argv: rest, dir } = extractOptionalDir(
+    argv,
+    '--watch-codex',
+    defaultCodexSessionsDir,
+    cwd,
+  );
+  return { argv: rest, watchCodex: dir };
+}
+
+function extractOptionalDir(
+  argv: readonly string[],
+  option: string,
+  fallback: string,
+  cwd: string,
+): { argv: string[]; dir: string | undefined } {
   const rest: string[] = [];
-  let watchClaude: string | undefined;
+  let dir: string | undefined;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i]!;
-    if (arg.startsWith('--watch-claude=')) {
-      watchClaude = expandPath(
-        arg.slice('--watch-claude='.length) || defaultClaudeProjectsDir,
-        cwd,
-      );
-    } else if (arg === '--watch-claude') {
+    if (arg.startsWith(`${option}=`)) {
+      dir = expandPath(arg.slice(option.length + 1) || fallback, cwd);
+    } else if (arg === option) {
       const next = argv[i + 1];
       const takesNext = next !== undefined && !next.startsWith('-') && next !== 'serve';
-      watchClaude = expandPath(takesNext ? next : defaultClaudeProjectsDir, cwd);
+      dir = expandPath(takesNext ? next : fallback, cwd);
       if (takesNext) i += 1;
     } else rest.push(arg);
   }
-  return { argv: rest, watchClaude };
+  return { argv: rest, dir };
 }
 
 /**
@@ -179,6 +211,18 @@ export function attachClaudeWatch(
       onWarning: (message) => out(`dsh: ${message}`),
     });
     out(`dsh: watching Claude Code transcripts in ${dir}`);
+    return () => watch.close();
+  };
+}
+
+/** Starts watching Codex rollouts in `dir` once the host's store is open. */
+export function attachCodexWatch(
+  dir: string,
+  out: (line: string) => void,
+): (store: JournalStore) => Promise<() => Promise<void>> {
+  return async (store) => {
+    const watch = await watchCodex(store, dir, { onWarning: (message) => out(`dsh: ${message}`) });
+    out(`dsh: watching Codex rollouts in ${dir}`);
     return () => watch.close();
   };
 }

@@ -7,7 +7,11 @@ import { createClient } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
 import { SessionService } from '@dsh/gen/service';
 import { afterEach, describe, expect, it } from 'vitest';
-import { extractWatchClaude, parseImportArgs } from '../src/claude-code-command.js';
+import {
+  extractWatchClaude,
+  extractWatchCodex,
+  parseImportArgs,
+} from '../src/claude-code-command.js';
 import { importedSessionId } from '@dsh/import';
 import {
   fixtureSessionId,
@@ -100,6 +104,18 @@ describe('extractWatchClaude()', () => {
     [['serve', '--watch-claude=/abs'], ['serve'], '/abs'],
   ])('%j', (argv, rest, dir) => {
     expect(extractWatchClaude(argv, '/w')).toEqual({ argv: rest, watchClaude: dir });
+  });
+});
+
+describe('extractWatchCodex()', () => {
+  const codex = join(homedir(), '.codex/sessions');
+  it.each([
+    [['serve', '--watch-claude'], ['serve', '--watch-claude'], undefined],
+    [['serve', '--watch-codex'], ['serve'], codex],
+    [['--watch-codex', 'r', '--port', '0'], ['--port', '0'], '/w/r'],
+    [['--watch-codex=/abs'], [], '/abs'],
+  ])('%j', (argv, rest, dir) => {
+    expect(extractWatchCodex(argv, '/w')).toEqual({ argv: rest, watchCodex: dir });
   });
 });
 
