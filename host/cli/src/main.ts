@@ -42,7 +42,7 @@ export async function main(
           watches.length === 0
             ? undefined
             : async (store: JournalStore) => {
-                const stops = [];
+                const stops: (() => Promise<void>)[] = [];
                 for (const watch of watches) stops.push(await watch(store));
                 return async () => {
                   for (const stop of stops) await stop();
