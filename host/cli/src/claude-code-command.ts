@@ -5,25 +5,40 @@ import {
   dataDirHeldMessage,
   type FileJournalStore,
 } from '@dsh/journal-file';
-import { importClaudeCode, watchClaudeCode } from '@dsh/import';
+import {
+  importClaudeCode,
+  importCodex,
+  importDetected,
+  watchClaudeCode,
+  watchCodex,
+} from '@dsh/import';
 import { dataDirFrom, expandPath } from './expand-path.js';
 
 /** Where Claude Code keeps its transcripts. */
 export const defaultClaudeProjectsDir = '~/.claude/projects';
 
+/** Where Codex CLI keeps its rollouts. */
+export const defaultCodexSessionsDir = '~/.codex/sessions';
+
 /** The usage text of `dsh import`. */
 export const importUsage = `usage: dsh import claude-code [DIR|FILE] [--data-dir DIR]
+       dsh import codex [DIR|FILE] [--data-dir DIR]
+       dsh import DIR|FILE [--data-dir DIR]
 
-Imports Claude Code transcripts (default ${defaultClaudeProjectsDir}) as dsh sessions.
-Re-running continues grown transcripts and never duplicates events.
+Imports Claude Code transcripts (default ${defaultClaudeProjectsDir}) or Codex rollouts
+(default ${defaultCodexSessionsDir}) as dsh sessions; given only a path, imports each
+format found there. Re-running continues grown transcripts and never duplicates events.
 
 options:
   --data-dir DIR    where session journals live   (env DSH_DATA_DIR, default ~/.dsh/sessions)
 `;
 
-/** The settings of `dsh import claude-code`. */
+/** Which importer `dsh import` runs: one format, or each format found at the path. */
+export type ImportFormat = 'claude-code' | 'codex' | 'detect';
+
+/** The settings of `dsh import`. */
 export type ImportRequest =
-  | { kind: 'import'; source: string; dataDir: string }
+  | { kind: 'import'; format: ImportFormat; source: string; dataDir: string }
   | { kind: 'help' }
   | { kind: 'error'; message: string };
 
@@ -46,17 +61,23 @@ export function parseImportArgs(
   }
   const { values, positionals } = parsed;
   if (values.help === true) return { kind: 'help' };
-  const [format, source = defaultClaudeProjectsDir, ...extra] = positionals;
-  if (format !== 'claude-code') {
+  const [first, ...rest] = positionals;
+  if (first === undefined) {
     return {
       kind: 'error',
-      message: `unknown import format ${JSON.stringify(format ?? '')}: use "dsh import claude-code [DIR|FILE]"`,
+      message:
+        'nothing to import: use "dsh import claude-code [DIR|FILE]", "dsh import codex [DIR|FILE]" or "dsh import DIR|FILE"',
     };
   }
+  const format: ImportFormat = first === 'claude-code' || first === 'codex' ? first : 'detect';
+  const args = format === 'detect' ? positionals : rest;
+  const fallback = format === 'codex' ? defaultCodexSessionsDir : defaultClaudeProjectsDir;
+  const [source = fallback, ...extra] = args;
   if (extra.length > 0)
     return { kind: 'error', message: `unexpected argument ${JSON.stringify(extra[0])}` };
   return {
     kind: 'import',
+    format,
     source: expandPath(source, cwd),
     dataDir: dataDirFrom(values['data-dir'], env, cwd),
   };
@@ -104,10 +125,13 @@ export async function runImportCommand(
     if (lock.kind === 'read_only') throw new Error(lock.reason);
     release = lock.release;
     store = await createJournalStore({ dataDir: request.dataDir });
-    const summary = await importClaudeCode(store, request.source, {
-      onProgress: progress,
-      onWarning: warn,
-    });
+    const run =
+      request.format === 'codex'
+        ? importCodex
+        : request.format === 'claude-code'
+          ? importClaudeCode
+          : importDetected;
+    const summary = await run(store, request.source, { onProgress: progress, onWarning: warn });
     if (tty && shown >= 0) process.stderr.write('\n');
     process.stdout.write(
       `dsh: imported ${summary.files} transcript(s) into ${summary.sessions.length} session(s) ` +
@@ -133,23 +157,49 @@ export function extractWatchClaude(
   argv: readonly string[],
   cwd: string = process.cwd(),
 ): { argv: string[]; watchClaude: string | undefined } {
+  const { argv: rest, dir } = extractOptionalDir(
+    argv,
+    '--watch-claude',
+    defaultClaudeProjectsDir,
+    cwd,
+  );
+  return { argv: rest, watchClaude: dir };
+}
+
+/** Takes `--watch-codex [DIR]` (default ~/.codex/sessions) out of `dsh serve` arguments. */
+export function extractWatchCodex(
+  argv: readonly string[],
+  cwd: string = process.cwd(),
+): { argv: string[]; watchCodex: string | undefined } {
+  const { argv: rest, dir } = extractOptionalDir(
+    argv,
+    '--watch-codex',
+    defaultCodexSessionsDir,
+    cwd,
+  );
+  return { argv: rest, watchCodex: dir };
+}
+
+function extractOptionalDir(
+  argv: readonly string[],
+  option: string,
+  fallback: string,
+  cwd: string,
+): { argv: string[]; dir: string | undefined } {
   const rest: string[] = [];
-  let watchClaude: string | undefined;
+  let dir: string | undefined;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i]!;
-    if (arg.startsWith('--watch-claude=')) {
-      watchClaude = expandPath(
-        arg.slice('--watch-claude='.length) || defaultClaudeProjectsDir,
-        cwd,
-      );
-    } else if (arg === '--watch-claude') {
+    if (arg.startsWith(`${option}=`)) {
+      dir = expandPath(arg.slice(option.length + 1) || fallback, cwd);
+    } else if (arg === option) {
       const next = argv[i + 1];
       const takesNext = next !== undefined && !next.startsWith('-') && next !== 'serve';
-      watchClaude = expandPath(takesNext ? next : defaultClaudeProjectsDir, cwd);
+      dir = expandPath(takesNext ? next : fallback, cwd);
       if (takesNext) i += 1;
     } else rest.push(arg);
   }
-  return { argv: rest, watchClaude };
+  return { argv: rest, dir };
 }
 
 /**
@@ -165,6 +215,18 @@ export function attachClaudeWatch(
       onWarning: (message) => out(`dsh: ${message}`),
     });
     out(`dsh: watching Claude Code transcripts in ${dir}`);
+    return () => watch.close();
+  };
+}
+
+/** Starts watching Codex rollouts in `dir` once the host's store is open. */
+export function attachCodexWatch(
+  dir: string,
+  out: (line: string) => void,
+): (store: FileJournalStore) => Promise<() => Promise<void>> {
+  return async (store) => {
+    const watch = await watchCodex(store, dir, { onWarning: (message) => out(`dsh: ${message}`) });
+    out(`dsh: watching Codex rollouts in ${dir}`);
     return () => watch.close();
   };
 }

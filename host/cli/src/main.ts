@@ -1,5 +1,12 @@
 import { hostVersion } from '@dsh/server';
-import { attachClaudeWatch, extractWatchClaude, runImportCommand } from './claude-code-command.js';
+import type { FileJournalStore } from '@dsh/journal-file';
+import {
+  attachClaudeWatch,
+  attachCodexWatch,
+  extractWatchClaude,
+  extractWatchCodex,
+  runImportCommand,
+} from './claude-code-command.js';
 import { parseServeArgs, usage } from './parse-serve-args.js';
 import { serve } from './serve.js';
 
@@ -11,7 +18,9 @@ export async function main(
   if (argv[0] === 'import') return runImportCommand(argv.slice(1), env);
   if (argv[0] === 'tui') return runTuiCommand(argv.slice(1), env);
   if (argv[0] === 'ssh') return runSshCommand(argv.slice(1), env);
-  const { argv: serveArgv, watchClaude } = extractWatchClaude(argv);
+  const claude = extractWatchClaude(argv);
+  const { argv: serveArgv, watchCodex } = extractWatchCodex(claude.argv);
+  const watchClaude = claude.watchClaude;
   const request = parseServeArgs(serveArgv, env);
   switch (request.kind) {
     case 'help':
@@ -26,7 +35,20 @@ export async function main(
     case 'serve':
       try {
         const out = (line: string): void => void process.stdout.write(line + '\n');
-        const attach = watchClaude === undefined ? undefined : attachClaudeWatch(watchClaude, out);
+        const watches = [
+          ...(watchClaude === undefined ? [] : [attachClaudeWatch(watchClaude, out)]),
+          ...(watchCodex === undefined ? [] : [attachCodexWatch(watchCodex, out)]),
+        ];
+        const attach =
+          watches.length === 0
+            ? undefined
+            : async (store: FileJournalStore) => {
+                const stops: (() => Promise<void>)[] = [];
+                for (const watch of watches) stops.push(await watch(store));
+                return async () => {
+                  for (const stop of stops) await stop();
+                };
+              };
         return await serve(request.config, out, attach);
       } catch (error) {
         process.stderr.write(`dsh: ${(error as Error).message}\n`);

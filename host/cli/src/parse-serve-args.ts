@@ -49,6 +49,7 @@ options:
   --config FILE     settings file                           (default ~/.dsh/config.json)
   --watch-claude [DIR]  import Claude Code transcripts from DIR (default ~/.claude/projects)
                     and keep following them live
+  --watch-codex [DIR]   the same for Codex rollouts         (default ~/.codex/sessions)
 
 limits (see host/README.server.md):
   --headers-timeout MS    a new connection must send its request headers (or open

@@ -7,11 +7,17 @@ import { createClient } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
 import { SessionService } from '@dsh/gen/service';
 import { afterEach, describe, expect, it } from 'vitest';
-import { extractWatchClaude, parseImportArgs } from '../src/claude-code-command.js';
+import {
+  extractWatchClaude,
+  extractWatchCodex,
+  parseImportArgs,
+} from '../src/claude-code-command.js';
 import { importedSessionId } from '@dsh/import';
 import {
   fixtureSessionId,
   importSandbox,
+  sharedSuiteName,
+  sharedTranscripts,
   transcriptLines,
   type ImportSandbox,
 } from '@dsh/import/test-kit';
@@ -27,26 +33,48 @@ describe('parseImportArgs()', () => {
       'defaults',
       ['claude-code'],
       {},
-      { kind: 'import', source: join(homedir(), '.claude/projects'), dataDir: data },
+      {
+        kind: 'import',
+        format: 'claude-code',
+        source: join(homedir(), '.claude/projects'),
+        dataDir: data,
+      },
     ],
     [
       'a dir and a data dir',
       ['claude-code', 'p', '--data-dir', 'd'],
       {},
-      { kind: 'import', source: '/w/p', dataDir: '/w/d' },
+      { kind: 'import', format: 'claude-code', source: '/w/p', dataDir: '/w/d' },
     ],
     [
       'the data dir from the environment',
       ['claude-code', '/t.jsonl'],
       { DSH_DATA_DIR: '~/x' },
-      { kind: 'import', source: '/t.jsonl', dataDir: join(homedir(), 'x') },
+      { kind: 'import', format: 'claude-code', source: '/t.jsonl', dataDir: join(homedir(), 'x') },
     ],
     ['help', ['--help'], {}, { kind: 'help' }],
     [
-      'another format',
+      'codex rollouts',
       ['codex'],
       {},
-      { kind: 'error', message: expect.stringMatching(/unknown import format "codex"/) },
+      {
+        kind: 'import',
+        format: 'codex',
+        source: join(homedir(), '.codex/sessions'),
+        dataDir: data,
+      },
+    ],
+    [
+      'a path whose formats are detected',
+      ['some/dir'],
+      {},
+      { kind: 'import', format: 'detect', source: '/w/some/dir', dataDir: data },
+    ],
+    [
+      'a detected path and an extra argument',
+      ['a', 'b'],
+      {},
+      { kind: 'error', message: 'unexpected argument "b"' },
     ],
     [
       'no format',
@@ -76,6 +104,18 @@ describe('extractWatchClaude()', () => {
     [['serve', '--watch-claude=/abs'], ['serve'], '/abs'],
   ])('%j', (argv, rest, dir) => {
     expect(extractWatchClaude(argv, '/w')).toEqual({ argv: rest, watchClaude: dir });
+  });
+});
+
+describe('extractWatchCodex()', () => {
+  const codex = join(homedir(), '.codex/sessions');
+  it.each([
+    [['serve', '--watch-claude'], ['serve', '--watch-claude'], undefined],
+    [['serve', '--watch-codex'], ['serve'], codex],
+    [['--watch-codex', 'r', '--port', '0'], ['--port', '0'], '/w/r'],
+    [['--watch-codex=/abs'], [], '/abs'],
+  ])('%j', (argv, rest, dir) => {
+    expect(extractWatchCodex(argv, '/w')).toEqual({ argv: rest, watchCodex: dir });
   });
 });
 
@@ -135,6 +175,28 @@ describe('dsh import claude-code (subprocess)', () => {
     expect(result.stderr).toMatch(/cannot import .*nope: it does not exist/);
   });
 });
+
+describe.skipIf(sharedTranscripts === undefined)(
+  sharedSuiteName('dsh import PATH (subprocess)'),
+  () => {
+    it('imports the Claude Code transcripts and Codex rollouts found under a folder', async () => {
+      sandbox = await importSandbox();
+      const result = await run(['import', sharedTranscripts!, '--data-dir', sandbox.dataDir]);
+      expect(result.stderr).not.toMatch(/dsh import codex|dsh import claude-code|failed/);
+      expect(result.code).toBe(0);
+      const sessions = /into (\d+) session\(s\)/.exec(result.stdout);
+      expect(Number(sessions?.[1])).toBeGreaterThan(20);
+      const again = await run([
+        'import',
+        'codex',
+        join(sharedTranscripts!, 'codex'),
+        '--data-dir',
+        sandbox.dataDir,
+      ]);
+      expect(again.stdout).toMatch(/imported 5 transcript\(s\) into 5 session\(s\) \(0 new events/);
+    });
+  },
+);
 
 describe('dsh serve --watch-claude (subprocess)', () => {
   it('serves imported sessions and keeps them growing', async () => {

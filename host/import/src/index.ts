@@ -50,3 +50,5 @@ export { parseRolloutLine, type RolloutLine } from './codex/rollout-line.js';
 export { parsePatch, type PatchFile } from './codex/apply-patch.js';
 export { translateCodexCall, translateCodexOutput } from './codex/codex-tools.js';
 export { sniffTranscript, type SniffResult, type TranscriptFormat } from './sniff-transcript.js';
+export { detectFormats, importDetected } from './import-detected.js';
+export { watchCodex } from './codex/watch-codex.js';

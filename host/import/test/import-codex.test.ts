@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toJsonString } from '@bufbuild/protobuf';
@@ -6,7 +6,13 @@ import { createConversation } from '@dsh/card-models';
 import { SessionEventSchema, type SessionEvent } from '@dsh/gen/events';
 import { createJournalStore, type FileJournalStore } from '@dsh/journal-file';
 import { afterEach, describe, expect, it } from 'vitest';
-import { importClaudeCode, importCodex, importRollout, type FlushMode } from '../src/index.js';
+import {
+  importClaudeCode,
+  importCodex,
+  importRollout,
+  watchCodex,
+  type FlushMode,
+} from '../src/index.js';
 import {
   allEvents,
   cardsByCallId,
@@ -239,3 +245,39 @@ describe.skipIf(sharedTranscripts === undefined)(
     });
   },
 );
+
+describe.skipIf(sharedTranscripts === undefined)(sharedSuiteName('watchCodex()'), () => {
+  it('follows a growing rollout and ends where a one-time import ends', async () => {
+    const name =
+      'jnarowski-agentcmd__rollout-2025-09-24T20-12-23-01997ea4-a70d-7da3-8c20-c736db82a7c5.jsonl';
+    const id = 'codex-01997ea4-a70d-7da3-8c20-c736db82a7c5';
+    const text = await readFile(join(rollouts, name), 'utf8');
+    const lines = text.split(/(?<=\n)/);
+    const into = await mkdtemp(join(tmpdir(), 'dsh-codex-watch-'));
+    dirs.push(into);
+    const day = join(into, '2025', '09', '24');
+    await mkdir(day, { recursive: true });
+    await writeFile(join(day, name), lines.slice(0, 40).join(''));
+    let clock = Date.now();
+    const store = await freshStore();
+    const watch = await watchCodex(store, into, { pollMs: 60_000, now: () => clock });
+    try {
+      const early = (await allEvents(await store.open(id))).length;
+      expect(early).toBeGreaterThan(0);
+      await appendFile(join(day, name), lines.slice(40).join(''));
+      await watch.scan();
+      // A pause shows the response being written as a preview; a long quiet ends the turn.
+      clock += 60_000;
+      await watch.scan();
+      await watch.scan();
+    } finally {
+      await watch.close();
+    }
+    const once = await freshStore();
+    await importCodex(once, join(rollouts, name));
+    const settled = (e: SessionEvent) => e.payload.case !== 'assistantChunk';
+    expect(json(await allEvents(await store.open(id)), settled)).toEqual(
+      json(await allEvents(await once.open(id)), settled),
+    );
+  });
+});

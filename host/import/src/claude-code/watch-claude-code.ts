@@ -59,6 +59,32 @@ export async function watchClaudeCode(
   dir: string,
   options: WatchClaudeCodeOptions = {},
 ): Promise<ClaudeCodeWatch> {
+  const find = async (): Promise<TranscriptFile[]> =>
+    (await findTranscripts(dir).catch(() => [])).filter(
+      (file) => file.kind !== 'subagent' || !isInternalAgent(file.path),
+    );
+  return watchFiles(store, dir, options, find, (file, flush) =>
+    importTranscript(store, file, { flush, onWarning: options.onWarning }),
+  );
+}
+
+/** One import pass over one file, as a watch runs it. */
+export type WatchPass<F> = (
+  file: F,
+  flush: FlushMode,
+) => Promise<{ readonly waitingFor?: string; readonly refused?: string }>;
+
+/**
+ * The watch loop shared by the importers: `find` lists the files under `dir`, `importOne`
+ * runs one pass over a file (see `watchClaudeCode` for when each flush is owed).
+ */
+export async function watchFiles<F extends { readonly path: string }>(
+  store: FileJournalStore,
+  dir: string,
+  options: WatchClaudeCodeOptions,
+  find: () => Promise<F[]>,
+  importOne: WatchPass<F>,
+): Promise<ClaudeCodeWatch> {
   const release = await acquireImportLock(store.dataDir);
   const now = options.now ?? Date.now;
   const idleMs = options.idleMs ?? 2000;
@@ -68,9 +94,9 @@ export async function watchClaudeCode(
   let again = false;
   let closed = false;
 
-  const pass = async (file: TranscriptFile, flush: FlushMode, entry: Watched): Promise<void> => {
+  const pass = async (file: F, flush: FlushMode, entry: Watched): Promise<void> => {
     try {
-      const result = await importTranscript(store, file, { flush, onWarning: options.onWarning });
+      const result = await importOne(file, flush);
       if (result.waitingFor !== undefined) entry.size = -1;
       if (result.refused !== undefined && !entry.reported) {
         entry.reported = true;
@@ -83,10 +109,9 @@ export async function watchClaudeCode(
   };
 
   const scanOnce = async (): Promise<void> => {
-    const found = await findTranscripts(dir).catch(() => []);
+    const found = await find();
     for (const file of found) {
       if (closed) return;
-      if (file.kind === 'subagent' && isInternalAgent(file.path)) continue;
       const info = await stat(file.path).catch(() => undefined);
       if (info === undefined) continue;
       let entry = files.get(file.path);
