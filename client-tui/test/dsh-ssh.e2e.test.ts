@@ -266,6 +266,42 @@ describe.skipIf(skip)('dsh ssh: the terminal client over OpenSSH', () => {
     t.kill();
   });
 
+  it('off loopback without keys takes the printed password and nothing else', async () => {
+    writeFileSync(join(dir, 'no_keys'), '');
+    const open = await startDshSsh([
+      ...serverArgs().slice(0, 4),
+      '--authorized-keys',
+      join(dir, 'no_keys'),
+      '--listen',
+      '0.0.0.0',
+    ]);
+    try {
+      const password = /password (\S+) \(generated for 0\.0\.0\.0/.exec(open.output())?.[1];
+      expect(password).toMatch(/^[\w-]{24}$/);
+      const askpass = join(dir, 'askpass');
+      const login = (given: string) => {
+        writeFileSync(askpass, `#!/bin/sh\necho '${given}'\n`, { mode: 0o700 });
+        const command =
+          `ssh -F /dev/null -p ${open.port} -o UserKnownHostsFile=/dev/null ` +
+          '-o StrictHostKeyChecking=no -o PubkeyAuthentication=no -o NumberOfPasswordPrompts=1 ' +
+          '-o PreferredAuthentications=password -T dsh@127.0.0.1';
+        return spawnSync('sh', ['-c', command], {
+          encoding: 'utf8',
+          timeout: 20_000,
+          env: { ...process.env, SSH_ASKPASS: askpass, SSH_ASKPASS_REQUIRE: 'force' },
+        });
+      };
+      const wrong = login('not-the-password');
+      expect(wrong.status).toBe(255);
+      expect(wrong.stderr).toContain('Permission denied');
+      const right = login(password!);
+      expect(right.stderr).toContain('needs a terminal'); // authenticated, then told to use -t
+      expect(right.status).toBe(2);
+    } finally {
+      open.child.kill('SIGTERM');
+    }
+  });
+
   it('keeps its host key across restarts and stops cleanly on SIGTERM', async () => {
     const printed = /host key .*\((SHA256:[\w+/]+)\)/;
     const fingerprint = printed.exec(server.output())![1];

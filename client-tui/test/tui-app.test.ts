@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { userMessage } from '@dsh/fixtures';
+import { agentTurn, userMessage } from '@dsh/fixtures';
 import { journalsDir } from '@dsh/fixtures/journals';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSessionClient, createTuiApp, type TuiApp } from '../src/index.js';
@@ -74,5 +74,61 @@ describe('createTuiApp() on a virtual 80x24 terminal against a real host', () =>
     await until(() => vt.lines()[0]?.startsWith('Details') ?? false, 'the details view', vt);
     vt.type('\x1b');
     await until(() => !(vt.lines()[0]?.startsWith('Details') ?? true), 'the details closed', vt);
+  });
+
+  it('redraws a resize without clearing, as a fresh client draws that size', async () => {
+    const journal = await host.store.create({ cwd: dataDir, title: 'Resized', model: 'demo' });
+    await journal.append(
+      Array.from({ length: 6 }, (_, i) =>
+        agentTurn({
+          turn: i + 1,
+          user: `question ${i} ${'with a long line that wraps at every width '.repeat(2)}`,
+          say: `## Answer ${i}\n\n- a **list** item that is long enough to wrap at seventy columns\n\n\`\`\`ts\nconst x = ${i};\n\`\`\``,
+        }),
+      ).flat(),
+    );
+    const start = (term: VirtualTerminal) =>
+      createTuiApp({
+        client: createSessionClient(host.url),
+        hostLabel: 'test',
+        input: term.input,
+        output: term.output,
+        colorDepth: 256,
+        mouse: false,
+        sessionId: journal.header.sessionId,
+      });
+    const shown = (term: VirtualTerminal) => {
+      const screen = term.lines().join('\n');
+      return screen.includes('const x = 5') && screen.includes('following');
+    };
+    const resized = createVirtualTerminal(80, 24);
+    const client = start(resized);
+    try {
+      await until(() => shown(resized), 'the session at 80x24', resized);
+      for (const [cols, rows] of [
+        [120, 30],
+        [70, 20],
+      ] as const) {
+        const before = resized.raw.length;
+        const draws = client.renders;
+        resized.resize(cols, rows);
+        await until(() => client.renders > draws && shown(resized), `${cols}x${rows}`, resized);
+        // No erase of the display (ED), so the old frame stays until it is overwritten.
+        expect(resized.raw.slice(before)).not.toMatch(/\x1b\[[0-3]?J/);
+        const fresh = createVirtualTerminal(cols, rows);
+        const other = start(fresh);
+        try {
+          await until(() => shown(fresh), `a fresh client at ${cols}x${rows}`, fresh);
+          await resized.settle();
+          expect(resized.lines()).toEqual(fresh.lines());
+        } finally {
+          other.close();
+          fresh.dispose();
+        }
+      }
+    } finally {
+      client.close();
+      resized.dispose();
+    }
   });
 });

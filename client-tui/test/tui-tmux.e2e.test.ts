@@ -75,6 +75,30 @@ describe.skipIf(skip)('dsh tui in tmux against a real host', () => {
     await t.waitFor((s) => s.split('\n')[1]?.indexOf('│') === 22, 'the 80x24 layout');
   });
 
+  it('redraws a resize line for line as a fresh client at that size draws it', async () => {
+    const ready = (s: string) => s.includes('Showcase') && s.includes('following');
+    const t = launch('showcase');
+    await t.waitFor(ready, 'the showcase at 80x24');
+    for (const [cols, rows] of [
+      [120, 35],
+      [64, 18],
+    ] as const) {
+      t.resize(cols, rows);
+      await t.waitFor(
+        (s) => ready(s) && s.trimEnd().split('\n').length === rows,
+        `${cols}x${rows}`,
+      );
+      const fresh = launchTui(host.url, 'showcase', { cols, rows });
+      try {
+        await fresh.waitFor(ready, `a fresh client at ${cols}x${rows}`);
+        await pause(300);
+        expect(t.capture()).toBe(fresh.capture());
+      } finally {
+        fresh.kill();
+      }
+    }
+  });
+
   it('sends, answers an approval in its prompt, steers and stops with the offline demo model', async () => {
     const journal = await host.store.create({ cwd: dataDir, title: 'Demo agent', model: 'demo' });
     const t = launch(journal.header.sessionId);

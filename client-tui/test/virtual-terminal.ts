@@ -56,7 +56,9 @@ export function createVirtualTerminal(cols: number, rows: number): VirtualTermin
       const buffer = terminal.buffer.active;
       const out: string[] = [];
       for (let y = 0; y < terminal.rows; y++) {
-        out.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true) ?? '');
+        // Only the visible columns: after a shrink the buffer keeps cells past the edge.
+        const line = buffer.getLine(buffer.viewportY + y);
+        out.push(line?.translateToString(true, 0, terminal.cols).trimEnd() ?? '');
       }
       return out;
     },

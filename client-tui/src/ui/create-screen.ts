@@ -11,8 +11,8 @@ export interface TuiScreenOptions {
 
 /**
  * A reblessed screen that holds the terminal for the client: raw mode, the alternate
- * screen, key parsing and resize events. It draws nothing itself (the client writes its
- * own frames, see `createTerminalWriter`); terminfo `xterm` because the blessed family
+ * screen, key parsing and resize events. It draws nothing itself and clears only on entering (the
+ * client writes its own frames, see `createTerminalWriter`); terminfo `xterm` because the blessed family
  * cannot parse Debian's extended `xterm-256color` entry.
  */
 export function createTuiScreen(options: TuiScreenOptions): Widgets.Screen {
@@ -27,6 +27,15 @@ export function createTuiScreen(options: TuiScreenOptions): Widgets.Screen {
     warnings: false,
     title: undefined,
   } as unknown as Widgets.IScreenOptions);
+  // reblessed clears the terminal on every resize (to redraw its own widgets); the client
+  // repaints every row itself, so that clear would only flash a blank screen in between.
+  // The clear on entering (in the constructor) stays: the client starts on a blank screen.
+  const program = (screen as unknown as { program: { x: number; y: number; clear(): void } })
+    .program;
+  program.clear = () => {
+    program.x = 0;
+    program.y = 0;
+  };
   if (options.mouse) screen.enableMouse();
   return screen;
 }
