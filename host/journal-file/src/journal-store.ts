@@ -31,6 +31,8 @@ export interface JournalStoreOptions {
    * full) is logged and the journal is served as it is.
    */
   readonly onFirstOpen?: (journal: Journal) => Promise<unknown>;
+  /** The projections every journal keeps for its baselines (the standard ones unless given). */
+  readonly projections?: ProjectionRegistry;
 }
 
 interface Located {
@@ -69,11 +71,11 @@ export async function createJournalStore(options: JournalStoreOptions): Promise<
     (options.fixtureDirs ?? []).map((d) => resolve(d)),
     options.onFirstOpen,
     writable,
+    options.projections ?? createProjectionRegistry(),
   );
 }
 
 class FileJournalStore implements JournalStore {
-  private readonly registry: ProjectionRegistry = createProjectionRegistry();
   private readonly opened = new Map<string, FileJournal>();
   private readonly opening = new Map<string, Promise<FileJournal>>();
   private readonly failures = new Map<string, Failure>();
@@ -85,6 +87,7 @@ class FileJournalStore implements JournalStore {
     private readonly fixtureDirs: readonly string[],
     private readonly onFirstOpen: JournalStoreOptions['onFirstOpen'],
     private readonly writable: boolean,
+    private readonly registry: ProjectionRegistry,
   ) {}
 
   async list(): Promise<JournalSummary[]> {
