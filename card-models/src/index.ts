@@ -5,11 +5,14 @@
 
 // Conversation assembly.
 export {
+  compactionLabel,
   createConversation,
   pendingViews,
   unansweredNote,
   type ApplyResult,
   type AssistantBlock,
+  type CompactionLabel,
+  type CompactionNode,
   type Conversation,
   type ConversationNode,
   type ConversationSnapshot,

@@ -12,6 +12,7 @@ import { theme } from '../cards/theme.js';
 import { seg, type StyledLine, type TextStyle } from '../text/styled-line.js';
 import { truncateLine } from '../text/text-width.js';
 import type { ConversationItem } from './conversation-item.js';
+import { compactionLines } from './render-compaction.js';
 
 /** What drawing a node needs besides the node: the registry and the card context. */
 export interface NodeContext {
@@ -195,6 +196,8 @@ export function nodeItems(node: ConversationNode, context: NodeContext): Convers
         ),
       ];
     }
+    case 'compaction':
+      return [textItem(key, (w, full) => compactionLines(node, w, full), width)];
     case 'unknown': {
       const type = node.type === '' ? 'event without payload' : oneLine(node.type);
       const draw = (w: number, full: boolean) =>

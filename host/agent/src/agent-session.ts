@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { Code, ConnectError } from '@connectrpc/connect';
 import type { ContentBlock } from '@dsh/gen/content';
-import { ApprovalDecision, TurnEndReason } from '@dsh/gen/events';
+import { ApprovalDecision, CompactionReason, TurnEndReason } from '@dsh/gen/events';
 import { PromptMode, type RespondRequest } from '@dsh/gen/service';
 import { JournalError, type EventPayload, type Journal } from '@dsh/journal';
 import { type ModelProvider, ProviderError } from '@dsh/providers';
 import { type AllowedPaths, type ApprovalPolicy } from './approval-settings.js';
 import type { ToolRuntime } from '@dsh/tools';
 import { approvalVerdict } from './approval-policy.js';
-import { createConversationHistory } from './conversation-history.js';
 import { danglingTurnClosing, recoverDanglingTurn, type DanglingReason } from './dangling-turn.js';
 import { createEventRecorder } from './event-recorder.js';
 import { fitPayloads } from './fit-payloads.js';
+import { compact, fitContext, openModelContext, type FitScope } from './model-context.js';
 import { runModelStep } from './model-step.js';
 import { payloads } from './payloads.js';
 import { createPendingInteractions } from './pending-interactions.js';
@@ -28,6 +28,8 @@ export interface AgentSessionOptions {
   readonly spillDir: string;
   /** Most model steps one turn may take before it ends with an `agent/error`. */
   readonly maxSteps: number;
+  /** The most tokens one model request may carry; the history is compacted to keep it. */
+  readonly contextBudget: number;
   readonly onStatus: (running: boolean) => void;
 }
 
@@ -41,6 +43,11 @@ export interface AgentSession {
   /** Clears queued and steering input, aborts the running turn and waits for its `turn/end`. */
   cancel(): Promise<{ cancelled: boolean; cleared: number }>;
   respond(response: RespondRequest['response']): void;
+  /**
+   * Compacts the model's history with `instruction` for the summary: now when idle, else
+   * before the running turn's next model step.
+   */
+  compact(instruction: string): Promise<{ started: boolean }>;
   /** Resolves when no turn runs and nothing is queued. */
   idle(): Promise<void>;
 }
@@ -68,21 +75,25 @@ interface Input {
   readonly source: string;
 }
 
+/** Work the session runs in order: a turn, or a compaction a person asked for while idle. */
+type Job = Input | { readonly compact: string };
+
 /** Opens the agent for a session, folding its journal into the model's conversation once. */
 export async function openAgentSession(options: AgentSessionOptions): Promise<AgentSession> {
   const { journal, provider, runtime } = options;
   const sessionId = journal.header.sessionId;
   await recoverDanglingTurn(journal);
-  const history = createConversationHistory();
-  const existing = await journal.read(0, journal.length);
-  history.add(existing);
-  let lastTurn = 0;
-  for (const event of existing) {
-    if (event.payload.case === 'turnStart') lastTurn = Math.max(lastTurn, event.payload.value.turn);
-  }
+  const context = await openModelContext({
+    journal,
+    provider,
+    budget: options.contextBudget,
+    systemPrompt: options.systemPrompt,
+    spillDir: options.spillDir,
+  });
+  let lastTurn = context.history.lastTurn;
   const recorder = createEventRecorder(
     journal,
-    (events) => history.add(events),
+    (events) => context.history.add(events),
     (payloads) => fitPayloads(payloads, options.spillDir),
   );
   const pending = createPendingInteractions();
@@ -94,6 +105,18 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
   let nextId = 0;
   /** Set when a turn could not record its end: the next turn closes it first. */
   let leftOpen: DanglingReason | undefined;
+  /** A compaction asked for while a turn runs: it runs before that turn's next step. */
+  let requested: { instruction: string } | undefined;
+  const fitScope = (turn: number, signal: AbortSignal): FitScope => ({
+    context,
+    provider,
+    recorder,
+    systemPrompt: options.systemPrompt,
+    tools: runtime.definitions(),
+    cwd: journal.header.cwd,
+    turn,
+    signal,
+  });
 
   /** Closes a turn the journal still shows open after a failed write; throws while it cannot. */
   async function closeLeftOpen(): Promise<void> {
@@ -158,13 +181,20 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
           reason = TurnEndReason.ERROR;
           break;
         }
+        const asked = requested;
+        requested = undefined;
+        const fitting = fitScope(turn, signal);
+        const fit = await fitContext(fitting, asked);
+        if (fit === 'aborted' || signal.aborted) break;
+        if (fit === 'failed') {
+          reason = TurnEndReason.ERROR;
+          break;
+        }
+        await context.settled();
         const request = {
           model: provider.model,
-          messages: [
-            { role: 'system' as const, content: options.systemPrompt },
-            ...history.messages(),
-          ],
-          tools: runtime.definitions(),
+          messages: context.messages(),
+          tools: fitting.tools,
           signal,
           cwd: journal.header.cwd,
         };
@@ -233,17 +263,35 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
     steering = [];
   }
 
-  function start(first: Input): Promise<void> {
+  /** A requested compaction between turns; like a turn, Cancel aborts it. */
+  async function runCompaction(instruction: string): Promise<void> {
+    const controller = new AbortController();
+    let finish!: () => void;
+    active = { controller, done: new Promise((resolve) => (finish = resolve)) };
+    try {
+      await closeLeftOpen();
+      await compact(fitScope(lastTurn, controller.signal), CompactionReason.REQUESTED, instruction);
+    } catch (cause) {
+      console.error(`dsh: session ${sessionId}: the requested compaction failed:`, cause);
+    } finally {
+      finish();
+    }
+  }
+
+  function start(first: Job): Promise<void> {
     let started!: (error?: unknown) => void;
     const recorded = new Promise<void>((resolve, reject) => {
       started = (error) => (error === undefined ? resolve() : reject(error));
     });
     options.onStatus(true);
     drive = (async () => {
-      let next: Input | undefined = first;
+      let next: Job | undefined = first;
       while (next) {
-        await runTurn(next, started);
-        next = queue.shift();
+        if ('compact' in next) await runCompaction(next.compact);
+        else await runTurn(next, started);
+        const asked = requested;
+        requested = undefined;
+        next = asked !== undefined ? { compact: asked.instruction } : queue.shift();
       }
       active = undefined;
       options.onStatus(false);
@@ -277,6 +325,7 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
       const cleared = queue.length + steering.length;
       queue = [];
       steering = [];
+      requested = undefined;
       const turn = active;
       if (!turn) return { cancelled: false, cleared };
       turn.controller.abort();
@@ -325,6 +374,29 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
           );
         }
       }
+    },
+    async compact(instruction) {
+      if (journal.readOnly) {
+        throw new ConnectError(
+          `session ${journal.header.sessionId} is read-only: it cannot be compacted`,
+          Code.FailedPrecondition,
+        );
+      }
+      if (active) {
+        requested = { instruction };
+        return { started: false };
+      }
+      if (context.history.entryCount === 0) {
+        throw new ConnectError(
+          `session ${sessionId} has nothing to compact: no messages since ${
+            context.history.summary === undefined ? 'it started' : 'its last compaction'
+          }`,
+          Code.FailedPrecondition,
+        );
+      }
+      // Nobody waits for a compaction job to record; a turn queued behind it reports to its own caller.
+      start({ compact: instruction }).catch(() => undefined);
+      return { started: true };
     },
     idle: () => drive,
   };

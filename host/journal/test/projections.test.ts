@@ -28,7 +28,7 @@ import {
 function foldAll<S>(projection: Projection<never>, payloads: Payload[]): S {
   let state = projection.initial() as unknown;
   for (const event of events(payloads)) {
-    state = (projection.fold as (s: unknown, e: typeof event) => unknown)(state, event);
+    state = (projection.fold as unknown as (s: unknown, e: typeof event) => unknown)(state, event);
   }
   // Every state survives a snapshot round trip through JSON text.
   const snapshot = JSON.parse(JSON.stringify(projection.snapshot(state as never)));

@@ -62,7 +62,7 @@ export function latestTurn(
         : { turn: state.turn, tokens: tokensSnapshot(state.tokens), cost: { ...state.cost } },
     restore(snapshot) {
       if (snapshot === null || typeof snapshot !== 'object') return undefined;
-      const json = snapshot as { turn: number; tokens: JsonValue; cost: CostState };
+      const json = snapshot as unknown as { turn: number; tokens: JsonValue; cost: CostState };
       return {
         turn: json.turn,
         tokens: tokensRestore(json.tokens),
