@@ -70,17 +70,27 @@ export async function compactHistory(
   });
   const overhead =
     estimateTokens(compactionSystemPrompt(facts(undefined))) +
-    estimateTokens(compactionUserPrompt(facts(undefined), '')) +
-    2 * summaryTokens;
-  const pieceTokens = budget - overhead - 64;
-  if (pieceTokens < 256)
-    return { refusal: tooSmall(request, 'a summarising request does not fit') };
+    // With an empty earlier summary, so the words around one are counted.
+    estimateTokens(compactionUserPrompt(facts(''), '')) +
+    64;
+  // Each pass carries the summary so far, cut to twice the length asked for.
+  const largest = budget - overhead - 2 * summaryTokens;
+  if (largest < 256) return { refusal: tooSmall(request, 'a summarising request does not fit') };
 
+  const lines = transcriptLines(entries.slice(0, cut), Math.floor(largest / 2));
   let summary = history.summary?.text;
   const usage = create(UsageSchema);
   let sawUsage = false;
-  for (const piece of transcriptPieces(entries.slice(0, cut), pieceTokens)) {
-    const text = await summarise(request, facts(summary), piece, (reported) => {
+  for (let at = 0; at < lines.length; ) {
+    const space = budget - overhead - (summary === undefined ? 0 : estimateTokens(summary));
+    const piece: string[] = [];
+    let tokens = 0;
+    while (at < lines.length && (piece.length === 0 || tokens + lines[at]!.tokens <= space)) {
+      piece.push(lines[at]!.text);
+      tokens += lines[at]!.tokens;
+      at++;
+    }
+    const text = await summarise(request, facts(summary), piece.join('\n'), (reported) => {
       sawUsage = true;
       addUsage(usage, reported);
     });
@@ -142,30 +152,21 @@ function tooSmall(request: CompactionRequest, why: string): CompactionRefusal {
   };
 }
 
-/** The transcript of `entries` in pieces of at most `maxTokens` each; a longer message is cut. */
-function transcriptPieces(entries: readonly HistoryEntry[], maxTokens: number): string[] {
-  const pieces: string[] = [];
-  let piece: string[] = [];
-  let tokens = 0;
-  for (const entry of entries) {
-    for (const message of entry.messages) {
+/** The transcript lines of `entries`, each cut to at most `maxTokens`. */
+function transcriptLines(
+  entries: readonly HistoryEntry[],
+  maxTokens: number,
+): { text: string; tokens: number }[] {
+  return entries.flatMap((entry) =>
+    entry.messages.map((message) => {
       const text = cutForModel(
         transcriptLine(message),
-        Math.floor(maxTokens / 2),
+        maxTokens,
         'the transcript leaves the rest out',
       );
-      const size = estimateTokens(text) + 1;
-      if (tokens + size > maxTokens && piece.length > 0) {
-        pieces.push(piece.join('\n'));
-        piece = [];
-        tokens = 0;
-      }
-      piece.push(text);
-      tokens += size;
-    }
-  }
-  if (piece.length > 0) pieces.push(piece.join('\n'));
-  return pieces;
+      return { text, tokens: estimateTokens(text) + 1 };
+    }),
+  );
 }
 
 function transcriptLine(message: ProviderMessage): string {

@@ -41,6 +41,7 @@ export async function startHarness(options: {
   model?: string;
   /** The context budget of every model, from the session's cwd (by model name otherwise). */
   contextBudget?: (cwd: string) => number;
+  maxSteps?: number;
 }): Promise<Harness> {
   const root = await mkdtemp(join(tmpdir(), 'dsh-agent-'));
   const cwd = join(root, 'work');
@@ -62,6 +63,7 @@ export async function startHarness(options: {
     tools: options.tools,
     approvals: options.approvals ?? {},
     spillRoot: join(root, 'spill'),
+    ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
     ...(options.contextBudget === undefined
       ? {}
       : { contextBudget: () => options.contextBudget?.(cwd) ?? 0 }),
