@@ -18,15 +18,13 @@ export function compactionLines(node: CompactionNode, width: number, full: boole
     width,
   );
   if (!full) {
+    // The hint stays visible: the summary's first line is cut to leave room for it.
     const more = ' (Enter: summary)';
-    return [
-      [],
-      divider,
-      truncateLine(
-        [seg('  ', theme.dim), seg(oneLine(node.summary), theme.dim), seg(more, theme.dim)],
-        width,
-      ),
-    ];
+    const first = truncateLine(
+      [seg('  ', theme.dim), seg(oneLine(node.summary), theme.dim)],
+      Math.max(0, width - more.length),
+    );
+    return [[], divider, truncateLine([...first, seg(more, theme.dim)], width)];
   }
   return [
     divider,
