@@ -26,6 +26,9 @@ export {
   type WindowError,
 } from './conversation/index.js';
 
+// What a composer's text asks for.
+export { compactCommand, composerCommand, type ComposerCommand } from './composer/index.js';
+
 // Card models.
 export {
   abbreviateHome,

@@ -1,3 +1,4 @@
+import { composerCommand } from '@dsh/card-models';
 import {
   applyAnswer,
   currentPending,
@@ -104,11 +105,39 @@ function send(state: TuiState, context: KeyContext, text: string, mode: 'queue' 
   // Sending ends the typing: a prompt that arrives now may take focus.
   state.typedAt = 0;
   open.view.follow();
+  // The unsent text comes back, before whatever was typed since.
+  const putBack = (): void => {
+    const since = state.composer.text;
+    state.composer.set(since === '' ? text : `${text}\n${since}`);
+  };
+  const command = composerCommand(text);
+  if (command.kind === 'compact') {
+    flash(state, context, 'compacting the model’s history…');
+    void context.actions.compact(open.id, command.instruction).then((result) => {
+      if ('error' in result) {
+        putBack();
+        flash(
+          state,
+          context,
+          `not compacted: ${result.error} (the draft is back in the composer)`,
+          true,
+        );
+      } else {
+        flash(
+          state,
+          context,
+          result.started
+            ? 'compacting the model’s history…'
+            : 'the compaction runs before the running turn’s next model step',
+        );
+      }
+      context.flush();
+    });
+    return;
+  }
   void context.actions.send(open.id, text, mode).then((error) => {
     if (error !== undefined) {
-      // The unsent text comes back, before whatever was typed since.
-      const since = state.composer.text;
-      state.composer.set(since === '' ? text : `${text}\n${since}`);
+      putBack();
       flash(state, context, `not sent: ${error} (the draft is back in the composer)`, true);
     }
     context.flush();

@@ -9,6 +9,11 @@ import type { SessionClient } from '../data/session-client.js';
 export interface SessionActions {
   send(sessionId: string, text: string, mode: 'queue' | 'steer'): Promise<string | undefined>;
   stop(sessionId: string): Promise<string | undefined>;
+  /** Asks for a compaction; `started` is false when it waits for the running turn's next step. */
+  compact(
+    sessionId: string,
+    instruction: string,
+  ): Promise<{ started: boolean } | { error: string }>;
   approve(
     sessionId: string,
     approvalId: string,
@@ -37,7 +42,7 @@ async function attempt(run: () => Promise<unknown>): Promise<string | undefined>
   }
 }
 
-/** Prompt, Cancel, Respond and CreateSession over `client`; failures become messages. */
+/** Prompt, Cancel, Respond, Compact and CreateSession over `client`; failures become messages. */
 export function createSessionActions(client: SessionClient): SessionActions {
   return {
     send: (sessionId, text, mode) =>
@@ -49,6 +54,14 @@ export function createSessionActions(client: SessionClient): SessionActions {
         }),
       ),
     stop: (sessionId) => attempt(() => client.cancel({ sessionId })),
+    async compact(sessionId, instruction) {
+      try {
+        const { started } = await client.compact({ sessionId, instruction });
+        return { started };
+      } catch (error) {
+        return { error: describeError(error) };
+      }
+    },
     approve: (sessionId, approvalId, decision) =>
       attempt(() =>
         client.respond({
