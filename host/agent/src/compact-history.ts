@@ -81,7 +81,7 @@ export async function compactHistory(
   let summary = history.summary?.text;
   const usage = create(UsageSchema);
   let sawUsage = false;
-  for (let at = 0; at < lines.length; ) {
+  for (let at = 0; at < lines.length;) {
     const space = budget - overhead - (summary === undefined ? 0 : estimateTokens(summary));
     const piece: string[] = [];
     let tokens = 0;

@@ -8,7 +8,6 @@ import {
   emitted,
   emitTool,
   emittingModel,
-  fakeSummary,
   fakeTokens,
   isCompaction,
   textAnswer,
