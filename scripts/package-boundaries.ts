@@ -134,6 +134,7 @@ export const directionRules: DirectionRules = {
   '@dsh/bench': {
     source: [
       '@dsh/gen',
+      '@dsh/agent',
       '@dsh/card-models',
       '@dsh/fixtures',
       '@dsh/journal',

@@ -5,11 +5,14 @@
 
 // Conversation assembly.
 export {
+  compactionLabel,
   createConversation,
   pendingViews,
   unansweredNote,
   type ApplyResult,
   type AssistantBlock,
+  type CompactionLabel,
+  type CompactionNode,
   type Conversation,
   type ConversationNode,
   type ConversationSnapshot,
@@ -24,6 +27,9 @@ export {
   type WindowChange,
   type WindowError,
 } from './conversation/index.js';
+
+// What a composer's text asks for.
+export { compactCommand, composerCommand, type ComposerCommand } from './composer/index.js';
 
 // Card models.
 export {

@@ -49,6 +49,23 @@ describe('createConversationRenderer() on every fixture journal, with styles', (
   });
 });
 
+describe('details view of a compaction divider at 80 columns', () => {
+  it('compaction details', async () => {
+    const items = fixtureItems('compaction', 78).filter((item) =>
+      item.lines.some((line) => line.some((s) => s.text.includes('Context compacted'))),
+    );
+    expect(items).toHaveLength(2);
+    const lines = items.flatMap((item) => [
+      [seg(`── ${item.key}`)],
+      ...item.details(78).map((line) => [seg('  '), ...line]),
+    ]);
+    const { rows } = await drawOnVirtualScreen(lines, 80);
+    await expect(rows.join('\n').replace(/\s+$/, '') + '\n').toMatchFileSnapshot(
+      '__snapshots__/compaction.details.txt',
+    );
+  });
+});
+
 describe('details view of every card in the showcase at 80 columns', () => {
   it('showcase details', async () => {
     const items = fixtureItems('showcase', 78).filter((item) => item.block !== undefined);

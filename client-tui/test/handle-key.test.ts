@@ -168,6 +168,9 @@ describe('handleKey(): the composer', () => {
   it.each([
     ['Enter sends', ['h', 'i', 'return'], ['send queue hi']],
     ['C-s steers', ['h', 'i', 'C-s'], ['send steer hi']],
+    ['/compact compacts', [...'/compact', 'return'], ['compact ']],
+    ['/compact with an instruction', [...'/compact keep x', 'return'], ['compact keep x']],
+    ['/compacted is a prompt', [...'/compacted', 'return'], ['send queue /compacted']],
     ['C-g opens the editor', ['C-g'], ['editor']],
     ['C-x C-e opens the editor', ['C-x', 'C-e'], ['editor']],
     ['C-x then another key does nothing', ['C-x', 'a'], []],
@@ -184,6 +187,25 @@ describe('handleKey(): the composer', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(t.state.composer.text).toBe('hi\nx');
     expect(t.state.flash?.text).toContain('not sent: connect ECONNREFUSED');
+  });
+
+  it.each([
+    ['idle: it starts', false, 'compacting'],
+    ['running: it waits for the next step', true, 'before the running turn'],
+  ])('/compact says where the compaction stands (%s)', async (_name, running, text) => {
+    const t = setup({ running });
+    t.press(...'/compact', 'return');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(t.state.flash?.text).toContain(text);
+    expect(t.state.composer.text).toBe('');
+  });
+
+  it('a refused /compact puts the text back', async () => {
+    const t = setup({ sendError: 'session s1 has nothing to compact' });
+    t.press(...'/compact', 'return');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(t.state.composer.text).toBe('/compact');
+    expect(t.state.flash?.text).toContain('not compacted: session s1 has nothing to compact');
   });
 
   it('Ctrl+J adds a line instead of sending', () => {

@@ -43,6 +43,12 @@ export function setup(
           : { error: options.sendError, started: false },
       ),
     stop: () => record('stop'),
+    compact: (_id, instruction) =>
+      record(`compact ${instruction}`).then(() =>
+        options.sendError === undefined
+          ? { started: !(options.running ?? false) }
+          : { error: options.sendError },
+      ),
     approve: (_id, approvalId, decision) => record(`approve ${approvalId} ${decision}`),
     answer: (_id, questionId, answers) => record(`answer ${questionId} ${JSON.stringify(answers)}`),
     createSession: () => Promise.resolve({ id: 'new' }),

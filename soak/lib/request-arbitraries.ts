@@ -86,6 +86,10 @@ export function requestArbs(known: readonly string[], cwds: readonly string[]) {
           .map((value) => ({ case: 'question' as const, value })),
       ),
     }),
+    compact: fc.record({
+      sessionId,
+      instruction: fc.oneof(fc.constant(''), text, fc.string({ minLength: 4097, maxLength: 4200 })),
+    }),
   };
 }
 

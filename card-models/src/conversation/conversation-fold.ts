@@ -242,6 +242,24 @@ export class ConversationFold {
         const { message, code } = payload.value;
         return this.pushStatic({ kind: 'agent-error', seq, time, message, code });
       }
+      case 'contextCompaction': {
+        const { summary, replacedFromSeq, keptFromSeq, tokensBefore, tokensAfter } = payload.value;
+        const { contextBudget, reason, instruction, model } = payload.value;
+        return this.pushStatic({
+          kind: 'compaction',
+          seq,
+          time,
+          summary,
+          replacedFromSeq,
+          keptFromSeq,
+          tokensBefore,
+          tokensAfter,
+          contextBudget,
+          reason,
+          instruction,
+          model,
+        });
+      }
       case 'extension': {
         const { type, dataJson } = payload.value;
         return this.pushStatic({ kind: 'unknown', seq, time, type, dataJson });

@@ -6,6 +6,7 @@ export {
   type WindowError,
 } from './create-conversation.js';
 export { pendingViews, unansweredNote, type PendingView } from './pending-views.js';
+export { compactionLabel, type CompactionLabel, type CompactionNode } from './compaction-label.js';
 export type {
   AssistantBlock,
   ConversationNode,

@@ -1,6 +1,7 @@
 import type { Timestamp } from '@bufbuild/protobuf/wkt';
 import type { ContentBlock, Usage } from '@dsh/gen/content';
 import type {
+  CompactionReason,
   Question,
   QuestionResolved,
   SessionEvent,
@@ -155,6 +156,24 @@ export type ConversationNode =
       readonly time: Timestamp | undefined;
       readonly message: string;
       readonly code: string;
+    }
+  | {
+      /**
+       * A `context/compaction`: the model's history before `keptFromSeq` was replaced by
+       * `summary`. Clients draw it as a divider; the events it replaced stay in the window.
+       */
+      readonly kind: 'compaction';
+      readonly seq: number;
+      readonly time: Timestamp | undefined;
+      readonly summary: string;
+      readonly replacedFromSeq: number;
+      readonly keptFromSeq: number;
+      readonly tokensBefore: number;
+      readonly tokensAfter: number;
+      readonly contextBudget: number;
+      readonly reason: CompactionReason;
+      readonly instruction: string;
+      readonly model: string;
     }
   | {
       /** An extension event or an event the client does not show otherwise: collapsed JSON. */

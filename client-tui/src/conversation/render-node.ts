@@ -13,6 +13,7 @@ import { seg, type StyledLine, type TextStyle } from '../text/styled-line.js';
 import { lineWidth, truncateLine } from '../text/text-width.js';
 import { markdownLines, type MarkdownStream } from '../markdown/markdown-lines.js';
 import type { ConversationItem } from './conversation-item.js';
+import { compactionLines } from './render-compaction.js';
 
 /** What drawing a node needs besides the node: the registry and the card context. */
 export interface NodeContext {
@@ -234,6 +235,8 @@ export function nodeItems(node: ConversationNode, context: NodeContext): Convers
         ),
       ];
     }
+    case 'compaction':
+      return [textItem(key, (w, full) => compactionLines(node, w, full), width)];
     case 'unknown': {
       const type = node.type === '' ? 'event without payload' : oneLine(node.type);
       const draw = (w: number, full: boolean) =>

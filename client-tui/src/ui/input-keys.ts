@@ -1,4 +1,5 @@
 import { recallHistory } from './input-history.js';
+import { composerCommand } from '@dsh/card-models';
 import {
   applyAnswer,
   currentPending,
@@ -112,6 +113,36 @@ function send(state: TuiState, context: KeyContext, text: string, mode: 'queue' 
   // Sending ends the typing: a prompt that arrives now may take focus.
   state.typedAt = 0;
   open.view.follow();
+  // The unsent text comes back, before whatever was typed since.
+  const putBack = (): void => {
+    const since = state.composer.text;
+    state.composer.set(since === '' ? text : `${text}\n${since}`);
+  };
+  const command = composerCommand(text);
+  if (command.kind === 'compact') {
+    flash(state, context, 'compacting the model’s history…');
+    void context.actions.compact(open.id, command.instruction).then((result) => {
+      if ('error' in result) {
+        putBack();
+        flash(
+          state,
+          context,
+          `not compacted: ${result.error} (the draft is back in the composer)`,
+          true,
+        );
+      } else {
+        flash(
+          state,
+          context,
+          result.started
+            ? 'compacting the model’s history…'
+            : 'the compaction runs before the running turn’s next model step',
+        );
+      }
+      context.flush();
+    });
+    return;
+  }
   // While a turn runs, the prompt waits on the host: the queue above the composer shows it.
   const entry = { text, mode, afterSeq: open.window.state.snapshot.endSeq };
   const queued = running(state);
@@ -119,9 +150,7 @@ function send(state: TuiState, context: KeyContext, text: string, mode: 'queue' 
   void context.actions.send(open.id, text, mode).then((result) => {
     if (result.error !== undefined) {
       dropQueued(state, entry);
-      // The unsent text comes back, before whatever was typed since.
-      const since = state.composer.text;
-      state.composer.set(since === '' ? text : `${text}\n${since}`);
+      putBack();
       flash(state, context, `not sent: ${result.error} (the draft is back in the composer)`, true);
     } else if (result.started) dropQueued(state, entry);
     else if (!queued && state.open === open) enqueuePrompt(state, entry);

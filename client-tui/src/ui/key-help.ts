@@ -10,6 +10,11 @@ export const keyHelp: readonly (readonly [string, string, string])[] = [
   ['composer', 'Enter', 'send (queued when a turn is running)'],
   ['composer', 'C-j / M-Enter', 'new line (the composer grows to 8 rows, then scrolls)'],
   ['composer', 'C-s', 'steer the running turn'],
+  [
+    'composer',
+    '/compact [what to keep]',
+    "Enter: compact the model's history (a divider shows it)",
+  ],
   ['composer', 'C-g / C-x C-e', 'edit the draft in $VISUAL / $EDITOR'],
   ['composer', 'Esc', 'leave the composer (stops nothing)'],
   ['composer', 'C-d', 'quit when the draft is empty (asks while a turn runs)'],

@@ -16,6 +16,11 @@ export interface SendResult {
 export interface SessionActions {
   send(sessionId: string, text: string, mode: 'queue' | 'steer'): Promise<SendResult>;
   stop(sessionId: string): Promise<string | undefined>;
+  /** Asks for a compaction; `started` is false when it waits for the running turn's next step. */
+  compact(
+    sessionId: string,
+    instruction: string,
+  ): Promise<{ started: boolean } | { error: string }>;
   approve(
     sessionId: string,
     approvalId: string,
@@ -44,7 +49,7 @@ async function attempt(run: () => Promise<unknown>): Promise<string | undefined>
   }
 }
 
-/** Prompt, Cancel, Respond and CreateSession over `client`; failures become messages. */
+/** Prompt, Cancel, Respond, Compact and CreateSession over `client`; failures become messages. */
 export function createSessionActions(client: SessionClient): SessionActions {
   return {
     async send(sessionId, text, mode) {
@@ -60,6 +65,14 @@ export function createSessionActions(client: SessionClient): SessionActions {
       }
     },
     stop: (sessionId) => attempt(() => client.cancel({ sessionId })),
+    async compact(sessionId, instruction) {
+      try {
+        const { started } = await client.compact({ sessionId, instruction });
+        return { started };
+      } catch (error) {
+        return { error: describeError(error) };
+      }
+    },
     approve: (sessionId, approvalId, decision) =>
       attempt(() =>
         client.respond({

@@ -112,6 +112,7 @@ export function trajectory(nodes: readonly ConversationNode[], nowMs: number): T
       case 'steering':
       case 'context':
       case 'agent-error':
+      case 'compaction':
       case 'unknown':
         break;
       default: {

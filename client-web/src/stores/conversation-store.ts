@@ -1,3 +1,4 @@
+import { composerCommand } from '@dsh/card-models';
 import {
   createSessionWindow,
   describeError,
@@ -11,9 +12,9 @@ import { computed, reactive, ref, shallowRef } from 'vue';
 import { useHostStore } from './host-store.js';
 import { useSessionListStore } from './session-list-store.js';
 
-/** A failed send or stop, shown above the input bar until the next attempt. */
+/** A failed send, stop or compaction, shown above the input bar until the next attempt. */
 export interface InputError {
-  readonly op: 'send' | 'stop' | 'respond';
+  readonly op: 'send' | 'stop' | 'respond' | 'compact';
   readonly message: string;
 }
 
@@ -30,6 +31,8 @@ export const useConversationStore = defineStore('conversation', () => {
   const selectedCallId = ref<string>();
   const drafts = reactive(new Map<string, string>());
   const inputError = ref<InputError>();
+  /** What the host said about the last `/compact` that did not start at once. */
+  const inputNotice = ref<string>();
   const sending = ref(false);
   /** Increments on every send: the conversation scrolls to the bottom. */
   const sends = ref(0);
@@ -52,6 +55,7 @@ export const useConversationStore = defineStore('conversation', () => {
     sessionId.value = id;
     selectedCallId.value = undefined;
     inputError.value = undefined;
+    inputNotice.value = undefined;
     state.value = undefined;
     if (id === undefined) return;
     const opened = createSessionWindow({
@@ -73,25 +77,41 @@ export const useConversationStore = defineStore('conversation', () => {
     window?.retry();
   }
 
-  /** Sends the draft (queue or steer); clears it at once and puts it back if the host refuses. */
+  /**
+   * Sends the draft (queue or steer), or asks for a compaction when it is `/compact
+   * [instruction]`; clears it at once and puts it back if the host refuses.
+   */
   async function send(mode: 'queue' | 'steer'): Promise<void> {
     const id = sessionId.value;
-    const text = draft.value.trim();
-    if (id === undefined || text === '' || sending.value) return;
+    const command = composerCommand(draft.value);
+    if (id === undefined || sending.value) return;
+    if (command.kind === 'prompt' && command.text === '') return;
+    const typedText = draft.value.trim();
     sending.value = true;
     inputError.value = undefined;
+    inputNotice.value = undefined;
     drafts.set(id, '');
     sends.value += 1;
     try {
-      await host.requireClient().prompt({
-        sessionId: id,
-        content: [{ block: { case: 'text', value: { text } } }],
-        mode: mode === 'steer' ? PromptMode.STEER : PromptMode.QUEUE,
-      });
+      if (command.kind === 'compact') {
+        const { started } = await host
+          .requireClient()
+          .compact({ sessionId: id, instruction: command.instruction });
+        if (!started && sessionId.value === id) {
+          inputNotice.value = 'The compaction runs before the running turn’s next model step.';
+        }
+      } else {
+        await host.requireClient().prompt({
+          sessionId: id,
+          content: [{ block: { case: 'text', value: { text: command.text } } }],
+          mode: mode === 'steer' ? PromptMode.STEER : PromptMode.QUEUE,
+        });
+      }
     } catch (error) {
       const typed = drafts.get(id) ?? '';
-      drafts.set(id, typed === '' ? text : `${text}\n${typed}`);
-      if (sessionId.value === id) inputError.value = { op: 'send', message: describeError(error) };
+      drafts.set(id, typed === '' ? typedText : `${typedText}\n${typed}`);
+      const op = command.kind === 'compact' ? 'compact' : 'send';
+      if (sessionId.value === id) inputError.value = { op, message: describeError(error) };
     } finally {
       sending.value = false;
     }
@@ -161,6 +181,7 @@ export const useConversationStore = defineStore('conversation', () => {
     running,
     draft,
     inputError,
+    inputNotice,
     sending,
     sends,
     selectedCallId,

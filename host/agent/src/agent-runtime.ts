@@ -4,7 +4,7 @@ import { stat } from 'node:fs/promises';
 import type { ContentBlock } from '@dsh/gen/content';
 import type { PromptMode, RespondRequest } from '@dsh/gen/service';
 import type { JournalStore } from '@dsh/journal';
-import { type ModelProvider } from '@dsh/providers';
+import { contextBudgetFor, type ModelProvider } from '@dsh/providers';
 import { noAllowedPaths, type AllowedPaths, type ApprovalPolicy } from './approval-settings.js';
 import { createToolRuntime, type Tool } from '@dsh/tools';
 import { AgentError } from './agent-error.js';
@@ -25,6 +25,11 @@ export interface AgentRuntimeOptions {
   readonly spillRoot?: string;
   /** Most model steps per turn (default 100). */
   readonly maxSteps?: number;
+  /**
+   * The context budget of a model, by the name its provider gives it (default:
+   * `contextBudgetFor(model)`, the known window of common models less room for the answer).
+   */
+  readonly contextBudget?: (model: string) => number;
 }
 
 /** A change of a session's running state. */
@@ -47,6 +52,8 @@ export interface AgentRuntime {
   ): Promise<{ started: boolean; queuePosition: number }>;
   cancel(sessionId: string): Promise<{ cancelled: boolean; cleared: number }>;
   respond(sessionId: string, response: RespondRequest['response']): Promise<void>;
+  /** Compacts the session's model history now when idle, else before the next model step. */
+  compact(sessionId: string, instruction: string): Promise<{ started: boolean }>;
   isRunning(sessionId: string): boolean;
   /** Observes running-state changes; returns the function that stops observing. */
   onStatus(listener: (status: AgentStatus) => void): () => void;
@@ -76,22 +83,24 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   function session(sessionId: string): Promise<AgentSession> {
     let opened = sessions.get(sessionId);
     if (!opened) {
-      opened = options.store.open(sessionId).then((journal) =>
-        openAgentSession({
+      opened = options.store.open(sessionId).then((journal) => {
+        const provider =
+          typeof options.provider === 'function'
+            ? options.provider(journal.header.model)
+            : options.provider;
+        return openAgentSession({
           journal,
-          provider:
-            typeof options.provider === 'function'
-              ? options.provider(journal.header.model)
-              : options.provider,
+          provider,
           runtime,
           approvals: options.approvals ?? {},
           allowPaths: options.allowPaths ?? noAllowedPaths,
           systemPrompt: systemPrompt(journal.header.cwd),
           spillDir: join(options.spillRoot ?? join(tmpdir(), 'dsh-spill'), sessionId),
           maxSteps: options.maxSteps ?? 100,
+          contextBudget: (options.contextBudget ?? defaultBudget)(provider.model),
           onStatus: (isRunning) => setStatus(sessionId, isRunning),
-        }),
-      );
+        });
+      });
       sessions.set(sessionId, opened);
       opened.catch(() => sessions.delete(sessionId));
     }
@@ -123,6 +132,15 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     async respond(sessionId, response) {
       (await session(sessionId)).respond(response);
     },
+    async compact(sessionId, instruction) {
+      if (instruction.length > maxInstructionChars) {
+        throw new AgentError(
+          'invalid_argument',
+          `a compaction instruction has at most ${maxInstructionChars} characters, not ${instruction.length}: shorten it`,
+        );
+      }
+      return (await session(sessionId)).compact(instruction);
+    },
     isRunning: (sessionId) => running.has(sessionId),
     onStatus(listener) {
       listeners.add(listener);
@@ -137,6 +155,13 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       await Promise.all(open.map((s) => (s.status === 'fulfilled' ? s.value.cancel() : undefined)));
     },
   };
+}
+
+/** Longest instruction a compaction request may carry (the proto says so). */
+const maxInstructionChars = 4096;
+
+function defaultBudget(model: string): number {
+  return contextBudgetFor(model).budget;
 }
 
 async function isDirectory(path: string): Promise<boolean> {

@@ -1,19 +1,21 @@
+import { randomUUID } from 'node:crypto';
 import type { ContentBlock } from '@dsh/gen/content';
-import { PromptMode, type RespondRequest } from '@dsh/gen/service';
-import type { Journal } from '@dsh/journal';
-import type { ModelProvider } from '@dsh/providers';
-import type { ToolRuntime } from '@dsh/tools';
 import { AgentError } from './agent-error.js';
-import { answerPending } from './answer-pending.js';
+import { ApprovalDecision, CompactionReason, TurnEndReason } from '@dsh/gen/events';
+import { PromptMode, type RespondRequest } from '@dsh/gen/service';
+import { JournalError, type EventPayload, type Journal } from '@dsh/journal';
+import { type ModelProvider, ProviderError } from '@dsh/providers';
 import { type AllowedPaths, type ApprovalPolicy } from './approval-settings.js';
-import { createConversationHistory, type ConversationHistory } from './conversation-history.js';
-import { recoverDanglingTurn } from './dangling-turn.js';
+import type { ToolRuntime } from '@dsh/tools';
+import { approvalVerdict } from './approval-policy.js';
+import { danglingTurnClosing, recoverDanglingTurn, type DanglingReason } from './dangling-turn.js';
 import { createEventRecorder } from './event-recorder.js';
 import { fitPayloads } from './fit-payloads.js';
-import { createInputQueues } from './input-queues.js';
+import { compact, fitContext, openModelContext, type FitScope } from './model-context.js';
+import { runModelStep } from './model-step.js';
+import { payloads } from './payloads.js';
 import { createPendingInteractions } from './pending-interactions.js';
-import { runTurn, type TurnHost } from './run-turn.js';
-import type { Input } from './turn-steps.js';
+import { runToolCall, type TurnScope } from './tool-call-runner.js';
 
 /** What an agent session is built from. */
 export interface AgentSessionOptions {
@@ -26,6 +28,8 @@ export interface AgentSessionOptions {
   readonly spillDir: string;
   /** Most model steps one turn may take before it ends with an `agent/error`. */
   readonly maxSteps: number;
+  /** The most tokens one model request may carry; the history is compacted to keep it. */
+  readonly contextBudget: number;
   readonly onStatus: (running: boolean) => void;
 }
 
@@ -39,62 +43,257 @@ export interface AgentSession {
   /** Clears queued and steering input, aborts the running turn and waits for its `turn/end`. */
   cancel(): Promise<{ cancelled: boolean; cleared: number }>;
   respond(response: RespondRequest['response']): void;
+  /**
+   * Compacts the model's history with `instruction` for the summary: now when idle, else
+   * before the running turn's next model step.
+   */
+  compact(instruction: string): Promise<{ started: boolean }>;
   /** Resolves when no turn runs and nothing is queued. */
   idle(): Promise<void>;
 }
 
-/** The model's conversation so far and the last turn number, from a session's journal. */
-async function readConversation(
-  journal: Journal,
-): Promise<{ history: ConversationHistory; lastTurn: number }> {
-  const history = createConversationHistory();
-  const existing = await journal.read(0, journal.length);
-  history.add(existing);
-  let lastTurn = 0;
-  for (const event of existing) {
-    if (event.payload.case === 'turnStart') lastTurn = Math.max(lastTurn, event.payload.value.turn);
-  }
-  return { history, lastTurn };
+/** The reason a turn's journal closes with when the host could not write its end. */
+function writeFailure(turn: number, cause: unknown): DanglingReason {
+  const why = cause instanceof Error ? cause.message : String(cause);
+  return {
+    message:
+      `Turn ${turn} stopped: the host could not write to this session's journal (${why}). ` +
+      'Calls still open were interrupted; send a new prompt to continue.',
+    code: 'journal_write_failed',
+  };
 }
+
+/** Facts about the machine the model gets once, at the start of a session's first turn. */
+function environmentContext(cwd: string): EventPayload {
+  const facts = { cwd, platform: process.platform, date: new Date().toISOString().slice(0, 10) };
+  const text = `Working directory: ${facts.cwd}\nPlatform: ${facts.platform}\nToday's date: ${facts.date}`;
+  return payloads.contextMessage(text, 'environment', JSON.stringify(facts));
+}
+
+interface Input {
+  readonly content: ContentBlock[];
+  readonly source: string;
+}
+
+/** Work the session runs in order: a turn, or a compaction a person asked for while idle. */
+type Job = Input | { readonly compact: string };
 
 /** Opens the agent for a session, folding its journal into the model's conversation once. */
 export async function openAgentSession(options: AgentSessionOptions): Promise<AgentSession> {
-  const { journal } = options;
+  const { journal, provider, runtime } = options;
   const sessionId = journal.header.sessionId;
   await recoverDanglingTurn(journal);
-  const { history, lastTurn } = await readConversation(journal);
-  const host: TurnHost = {
-    options,
-    recorder: createEventRecorder(
-      journal,
-      (events) => history.add(events),
-      (payloads) => fitPayloads(payloads, options.spillDir),
-    ),
-    pending: createPendingInteractions(),
-    history,
-    inputs: createInputQueues(),
-    sessionAllowed: new Set<string>(),
-    lastTurn,
-    active: undefined,
-    leftOpen: undefined,
-    nextId: 0,
-  };
+  const context = await openModelContext({
+    journal,
+    provider,
+    budget: options.contextBudget,
+    systemPrompt: options.systemPrompt,
+    spillDir: options.spillDir,
+  });
+  let lastTurn = context.history.lastTurn;
+  const recorder = createEventRecorder(
+    journal,
+    (events) => context.history.add(events),
+    (payloads) => fitPayloads(payloads, options.spillDir),
+  );
+  const pending = createPendingInteractions();
+  const sessionAllowed = new Set<string>();
+  let queue: Input[] = [];
+  let steering: Input[] = [];
+  let active: { controller: AbortController; done: Promise<void> } | undefined;
   let drive: Promise<void> = Promise.resolve();
+  let nextId = 0;
+  /** Set when a turn could not record its end: the next turn closes it first. */
+  let leftOpen: DanglingReason | undefined;
+  /** A compaction asked for while a turn runs: it runs before that turn's next step. */
+  let requested: { instruction: string } | undefined;
+  const fitScope = (turn: number, signal: AbortSignal): FitScope => ({
+    context,
+    provider,
+    recorder,
+    systemPrompt: options.systemPrompt,
+    tools: runtime.definitions(),
+    cwd: journal.header.cwd,
+    turn,
+    signal,
+  });
 
-  /** Runs `first` and then each queued prompt; resolves once `first` is in the journal. */
-  function start(first: Input): Promise<void> {
+  /** Closes a turn the journal still shows open after a failed write; throws while it cannot. */
+  async function closeLeftOpen(): Promise<void> {
+    if (leftOpen === undefined) return;
+    const closing = await danglingTurnClosing(journal, leftOpen);
+    if (closing.length > 0) await recorder.record(closing);
+    leftOpen = undefined;
+  }
+
+  async function runTurn(input: Input, started: (error?: unknown) => void): Promise<void> {
+    const turn = ++lastTurn;
+    const controller = new AbortController();
+    const signal = controller.signal;
+    const scope: TurnScope = {
+      sessionId: journal.header.sessionId,
+      cwd: journal.header.cwd,
+      spillDir: options.spillDir,
+      turn,
+      signal,
+      recorder,
+      pending,
+      runtime,
+      verdict: async (name, args) => {
+        const verdict = await approvalVerdict(
+          name,
+          args,
+          { cwd: journal.header.cwd, spillDir: options.spillDir },
+          { overrides: options.approvals, allowPaths: options.allowPaths },
+        );
+        // "Allow for this session" answers an ask; it never lifts a deny.
+        return verdict.policy === 'ask' && sessionAllowed.has(name)
+          ? { policy: 'allow', reason: '' }
+          : verdict;
+      },
+      allowForSession: (name) => sessionAllowed.add(name),
+      newId: (prefix) => `${prefix}-${turn}-${++nextId}-${randomUUID().slice(0, 8)}`,
+    };
+    let finish!: () => void;
+    active = { controller, done: new Promise((resolve) => (finish = resolve)) };
+    let reason = TurnEndReason.COMPLETED;
+    let opened = false;
+    try {
+      await closeLeftOpen();
+      await recorder.record([
+        payloads.userMessage(input.content, input.source),
+        payloads.turnStart(turn),
+        ...(turn === 1 ? [environmentContext(journal.header.cwd)] : []),
+      ]);
+      opened = true;
+      started();
+      for (let step = 0; ; step++) {
+        const steer = steering;
+        steering = [];
+        if (steer.length > 0) {
+          await recorder.record(
+            steer.map((s) => payloads.steeringMessage(turn, s.content, s.source)),
+          );
+        }
+        if (step >= options.maxSteps) {
+          const message = `The turn stopped after ${options.maxSteps} model steps without finishing; send a new prompt to continue.`;
+          await recorder.record([payloads.agentError(message, 'step_limit')]);
+          reason = TurnEndReason.ERROR;
+          break;
+        }
+        const asked = requested;
+        requested = undefined;
+        const fitting = fitScope(turn, signal);
+        const fit = await fitContext(fitting, asked);
+        if (fit === 'aborted' || signal.aborted) break;
+        if (fit === 'failed') {
+          reason = TurnEndReason.ERROR;
+          break;
+        }
+        await context.settled();
+        const request = {
+          model: provider.model,
+          messages: context.messages(),
+          tools: fitting.tools,
+          signal,
+          cwd: journal.header.cwd,
+        };
+        const result = await runModelStep(provider, request, { turn, step }, recorder);
+        if (signal.aborted) break;
+        await recorder.record([
+          payloads.assistantMessage(
+            { turn, step },
+            result.content,
+            result.usage,
+            provider.model,
+            result.finishReason,
+          ),
+        ]);
+        for (const call of result.toolCalls) await runToolCall(scope, step, call);
+        if (signal.aborted) break;
+        if (result.toolCalls.length === 0 && steering.length === 0) break;
+      }
+    } catch (cause) {
+      started(cause);
+      if (opened && cause instanceof JournalError) {
+        // The journal refused an event: stop what still runs, and close the turn the way
+        // recovery would, so no call it left open shows as running.
+        leftOpen = writeFailure(turn, cause);
+        controller.abort();
+      } else if (opened && !signal.aborted) {
+        const error =
+          cause instanceof ProviderError
+            ? cause
+            : {
+                code: 'internal',
+                message: `The agent failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+              };
+        reason = TurnEndReason.ERROR;
+        await recorder
+          .record([payloads.agentError(error.message, error.code)])
+          .catch(() => undefined);
+      }
+    } finally {
+      started();
+      if (!opened) lastTurn = turn - 1;
+      else if (leftOpen !== undefined) {
+        await closeLeftOpen().catch((cause: unknown) => {
+          console.error(`dsh: cannot close turn ${turn} of ${sessionId}:`, cause);
+        });
+      } else {
+        if (signal.aborted) reason = TurnEndReason.CANCELLED;
+        await recorder.record([payloads.turnEnd(turn, reason)]).catch((cause: unknown) => {
+          leftOpen = writeFailure(turn, cause);
+          console.error(`dsh: cannot record the end of turn ${turn} of ${sessionId}:`, cause);
+        });
+      }
+      if (!opened || leftOpen !== undefined) dropQueued(turn);
+      finish();
+    }
+  }
+
+  /** Input queued behind a turn the journal could not take would fail the same way. */
+  function dropQueued(turn: number): void {
+    if (queue.length === 0 && steering.length === 0) return;
+    console.error(
+      `dsh: session ${sessionId}: dropping ${queue.length + steering.length} queued input(s): ` +
+        `turn ${turn} could not be written to the journal`,
+    );
+    queue = [];
+    steering = [];
+  }
+
+  /** A requested compaction between turns; like a turn, Cancel aborts it. */
+  async function runCompaction(instruction: string): Promise<void> {
+    const controller = new AbortController();
+    let finish!: () => void;
+    active = { controller, done: new Promise((resolve) => (finish = resolve)) };
+    try {
+      await closeLeftOpen();
+      await compact(fitScope(lastTurn, controller.signal), CompactionReason.REQUESTED, instruction);
+    } catch (cause) {
+      console.error(`dsh: session ${sessionId}: the requested compaction failed:`, cause);
+    } finally {
+      finish();
+    }
+  }
+
+  function start(first: Job): Promise<void> {
     let started!: (error?: unknown) => void;
     const recorded = new Promise<void>((resolve, reject) => {
       started = (error) => (error === undefined ? resolve() : reject(error));
     });
     options.onStatus(true);
     drive = (async () => {
-      let next: Input | undefined = first;
+      let next: Job | undefined = first;
       while (next) {
-        await runTurn(host, next, started);
-        next = host.inputs.next();
+        if ('compact' in next) await runCompaction(next.compact);
+        else await runTurn(next, started);
+        const asked = requested;
+        requested = undefined;
+        next = asked !== undefined ? { compact: asked.instruction } : queue.shift();
       }
-      host.active = undefined;
+      active = undefined;
       options.onStatus(false);
     })();
     return recorded;
@@ -102,34 +301,103 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
 
   return {
     get running() {
-      return host.active !== undefined;
+      return active !== undefined;
     },
     async prompt(content, mode) {
       if (journal.readOnly) {
         throw new AgentError(
           'failed_precondition',
-          `session ${sessionId} is read-only: it cannot take input`,
+          `session ${journal.header.sessionId} is read-only: it cannot take input`,
         );
       }
-      if (host.active && mode === PromptMode.STEER) {
-        host.inputs.steer({ content, source: 'user' });
+      if (active && mode === PromptMode.STEER) {
+        steering.push({ content, source: 'user' });
         return { started: false, queuePosition: 0 };
       }
-      if (host.active) {
-        return { started: false, queuePosition: host.inputs.queue({ content, source: 'queued' }) };
+      if (active) {
+        queue.push({ content, source: 'queued' });
+        return { started: false, queuePosition: queue.length };
       }
       await start({ content, source: 'user' });
       return { started: true, queuePosition: 0 };
     },
     async cancel() {
-      const cleared = host.inputs.clear();
-      const turn = host.active;
+      const cleared = queue.length + steering.length;
+      queue = [];
+      steering = [];
+      requested = undefined;
+      const turn = active;
       if (!turn) return { cancelled: false, cleared };
       turn.controller.abort();
       await turn.done;
       return { cancelled: true, cleared };
     },
-    respond: (response) => answerPending(host.pending, sessionId, response),
+    respond(response) {
+      switch (response.case) {
+        case 'approval': {
+          const { approvalId, decision } = response.value;
+          if (decision === ApprovalDecision.CANCELLED) {
+            throw new AgentError(
+              'invalid_argument',
+              'an approval decision must be allow, allow_session or deny',
+            );
+          }
+          if (!pending.answerApproval(approvalId, decision)) {
+            throw new AgentError(
+              'failed_precondition',
+              `no approval "${approvalId}" is pending in session ${sessionId}`,
+            );
+          }
+          return;
+        }
+        case 'question': {
+          const { questionId, answers, cancelled } = response.value;
+          const value = cancelled ? ('cancelled' as const) : answers.map((a) => [...a.values]);
+          if (!pending.answerQuestion(questionId, value)) {
+            throw new AgentError(
+              'failed_precondition',
+              `no question "${questionId}" is pending in session ${sessionId}`,
+            );
+          }
+          return;
+        }
+        case undefined:
+          throw new AgentError(
+            'invalid_argument',
+            'a response must carry an approval or a question answer',
+          );
+        default: {
+          const unknownCase: never = response;
+          throw new AgentError(
+            'invalid_argument',
+            `unknown response ${JSON.stringify(unknownCase)}`,
+          );
+        }
+      }
+    },
+    async compact(instruction) {
+      if (journal.readOnly) {
+        throw new AgentError(
+          'failed_precondition',
+          `session ${journal.header.sessionId} is read-only: it cannot be compacted`,
+        );
+      }
+      if (active) {
+        requested = { instruction };
+        return { started: false };
+      }
+      if (context.history.entryCount === 0) {
+        throw new AgentError(
+          'failed_precondition',
+          `session ${sessionId} has nothing to compact: no messages since ${
+            context.history.summary === undefined ? 'it started' : 'its last compaction'
+          }`,
+        );
+      }
+      // Nobody waits for a compaction job to record; a turn queued behind it reports to its own caller.
+      start({ compact: instruction }).catch(() => undefined);
+      return { started: true };
+    },
     idle: () => drive,
   };
 }

@@ -19,7 +19,15 @@ export {
   recoverDanglingTurn,
   type DanglingReason,
 } from './dangling-turn.js';
-export { createConversationHistory, type ConversationHistory } from './conversation-history.js';
+export {
+  createModelHistory,
+  type HistoryEntry,
+  type HistorySummary,
+  type ModelHistory,
+  type ModelHistoryOptions,
+} from './model-history.js';
+export { loadModelHistory } from './load-model-history.js';
+export { estimateTokens, fixedTokens, messageTokens } from './token-estimate.js';
 export { systemPrompt } from './system-prompt.js';
 export {
   createLiveOutput,

@@ -7,7 +7,8 @@ import { ApprovalDecision, TurnEndReason } from '@dsh/gen/events';
 import { eventTypes } from '@dsh/journal';
 import { onAppended } from '@dsh/journal/test-kit';
 import { createDemoProvider } from '@dsh/providers';
-import { createFirstPartyTools, type FirstPartyTools } from '@dsh/tools';
+import { createFirstPartyTools, createToolRuntime, type FirstPartyTools } from '@dsh/tools';
+import { fixedTokens, systemPrompt } from '../src/index.js';
 import { payloadOf, startHarness, typeName, type Harness } from './harness.js';
 
 let h: Harness;
@@ -36,10 +37,13 @@ describe('createDemoProvider()', () => {
       homeDir: '/nonexistent-home',
       trustedUrls: () => [new URL(hostUrl).href],
     });
+    // A budget the tour of this small directory passes, so the host compacts it on its own.
+    const definitions = createToolRuntime(tools.tools).definitions();
     h = await startHarness({
       tools: tools.tools,
       provider: createDemoProvider({ hostUrl, chunkDelayMs: 0 }),
       model: 'demo',
+      contextBudget: (cwd) => fixedTokens(systemPrompt(cwd), definitions) + 700,
     });
     await writeFile(join(h.cwd, 'README.md'), '# A project\n\nThe demo reads this file.\n');
     let steered = false;
@@ -101,6 +105,18 @@ describe('createDemoProvider()', () => {
       'web_search',
       'write',
     ]);
+    // The tour went on from where it was after each compaction: it never started again.
+    const listings = events.filter(
+      (e) => e.payload.case === 'toolCall' && e.payload.value.arguments.includes('ls -la'),
+    );
+    expect(listings).toHaveLength(1);
+    const compactions = events.filter((e) => e.payload.case === 'contextCompaction');
+    expect(compactions.length).toBeGreaterThan(0);
+    for (const compaction of compactions) {
+      expect(payloadOf(compaction, 'contextCompaction').summary).toContain(
+        'I am the demo model, a script: this summary is mechanical',
+      );
+    }
     const ends = events.flatMap((e) =>
       e.payload.case === 'turnEnd' ? [e.payload.value.reason] : [],
     );

@@ -40,6 +40,9 @@ export async function startHarness(options: {
   approvals?: Record<string, ApprovalPolicy>;
   provider?: ModelProvider;
   model?: string;
+  /** The context budget of every model, from the session's cwd (by model name otherwise). */
+  contextBudget?: (cwd: string) => number;
+  maxSteps?: number;
 }): Promise<Harness> {
   const root = await mkdtemp(join(tmpdir(), 'dsh-agent-'));
   const cwd = join(root, 'work');
@@ -61,6 +64,10 @@ export async function startHarness(options: {
     tools: options.tools,
     approvals: options.approvals ?? {},
     spillRoot: join(root, 'spill'),
+    ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+    ...(options.contextBudget === undefined
+      ? {}
+      : { contextBudget: () => options.contextBudget?.(cwd) ?? 0 }),
   });
   const sessionId = journal.header.sessionId;
   const events = (): Promise<SessionEvent[]> => journal.read(0, journal.length);

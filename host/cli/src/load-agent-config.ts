@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { noAllowedPaths, type AllowedPaths, type ApprovalPolicy } from '@dsh/agent';
 import { defaultBaseUrl, defaultModel, type ModelConfig } from '@dsh/providers';
+import type { ModelPrice } from '@dsh/journal';
 import { parseNetworkRule, type NetworkRule } from '@dsh/tools';
 
 /** The host's agent settings after merging flags, environment, config file and defaults. */
@@ -17,8 +18,21 @@ export interface AgentConfig {
    * from the config file's `allowNetworks` list.
    */
   readonly allowNetworks: readonly NetworkRule[];
+  /**
+   * Per-model settings from the config file's `models` object: a context budget in tokens
+   * and a price (USD per million tokens), by the name the provider gives the model.
+   */
+  readonly models: ReadonlyMap<string, ModelSettings>;
+  /** `--context-budget`: the budget of every model, over the config file and defaults. */
+  readonly contextBudget: number | undefined;
   /** The config file that was read, or undefined when there was none. */
   readonly configPath: string | undefined;
+}
+
+/** What the config file's `models` object says about one model. */
+export interface ModelSettings {
+  readonly contextBudget?: number;
+  readonly price?: ModelPrice;
 }
 
 /** Command-line flags that bear on the model. */
@@ -28,6 +42,8 @@ export interface ConfigFlags {
   readonly apiKey?: string;
   /** A config file to read instead of `~/.dsh/config.json` (it must exist). */
   readonly config?: string;
+  /** The context budget of every model, in tokens. */
+  readonly contextBudget?: number;
 }
 
 /**
@@ -77,6 +93,8 @@ export async function loadAgentConfig(
   if ('error' in allowPaths) return { error: `${path}: ${allowPaths.error}` };
   const allowNetworks = parseAllowNetworks(file['allowNetworks']);
   if ('error' in allowNetworks) return { error: `${path}: ${allowNetworks.error}` };
+  const models = parseModels(file['models']);
+  if ('error' in models) return { error: `${path}: ${models.error}` };
 
   const useDemo = model === 'demo' || (apiKey === undefined && baseUrl === undefined);
   const modelConfig: ModelConfig = useDemo
@@ -88,6 +106,8 @@ export async function loadAgentConfig(
       approvals: approvals.value,
       allowPaths: allowPaths.value,
       allowNetworks: allowNetworks.value,
+      models: models.value,
+      contextBudget: flags.contextBudget,
       configPath,
     },
   };
@@ -158,6 +178,66 @@ function parseAllowNetworks(raw: unknown): { value: NetworkRule[] } | { error: s
     rules.push(parsed.rule);
   }
   return { value: rules };
+}
+
+const modelsShape =
+  '"models" must be an object like {"deepseek-chat": {"contextBudget": 100000, "price": ' +
+  '{"input": 0.27, "output": 1.1, "cacheRead": 0.07, "cacheWrite": 0}}}.';
+
+function parseModels(raw: unknown): { value: Map<string, ModelSettings> } | { error: string } {
+  const value = new Map<string, ModelSettings>();
+  if (raw === undefined) return { value };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { error: modelsShape };
+  for (const [model, entry] of Object.entries(raw)) {
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+      return { error: `"models.${model}" must be an object. ${modelsShape}` };
+    }
+    const { contextBudget, price, ...rest } = entry as Record<string, unknown>;
+    const unknownKey = Object.keys(rest)[0];
+    if (unknownKey !== undefined) {
+      return {
+        error: `"models.${model}.${unknownKey}" is not a setting: use "contextBudget" or "price".`,
+      };
+    }
+    if (
+      contextBudget !== undefined &&
+      (typeof contextBudget !== 'number' || !Number.isInteger(contextBudget) || contextBudget < 1)
+    ) {
+      return {
+        error: `"models.${model}.contextBudget" must be a whole number of tokens of at least 1, not ${JSON.stringify(contextBudget)}.`,
+      };
+    }
+    const parsedPrice = price === undefined ? undefined : parsePrice(model, price);
+    if (parsedPrice !== undefined && 'error' in parsedPrice) return parsedPrice;
+    value.set(model, {
+      ...(contextBudget !== undefined && { contextBudget: contextBudget as number }),
+      ...(parsedPrice !== undefined && { price: parsedPrice.value }),
+    });
+  }
+  return { value };
+}
+
+function parsePrice(model: string, raw: unknown): { value: ModelPrice } | { error: string } {
+  const shape = `"models.${model}.price" must be an object like {"input": 0.27, "output": 1.1, "cacheRead": 0.07, "cacheWrite": 0} (USD per million tokens).`;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { error: shape };
+  const fields = raw as Record<string, unknown>;
+  const read = (key: string): number | undefined => {
+    const v = fields[key] ?? 0;
+    return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined;
+  };
+  const input = read('input');
+  const output = read('output');
+  const cacheRead = read('cacheRead');
+  const cacheWrite = read('cacheWrite');
+  if (
+    input === undefined ||
+    output === undefined ||
+    cacheRead === undefined ||
+    cacheWrite === undefined
+  ) {
+    return { error: shape };
+  }
+  return { value: { input, output, cacheRead, cacheWrite } };
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -47,6 +47,8 @@ options:
   --api-key KEY     key for that endpoint                   (env DSH_API_KEY; with no key and
                     no base URL the offline demo model answers)
   --config FILE     settings file                           (default ~/.dsh/config.json)
+  --context-budget N  most tokens one model request may carry; the history is compacted
+                    to keep it (default: per model, see host/agent/README.md)
   --watch-claude [DIR]  import Claude Code transcripts from DIR (default ~/.claude/projects)
                     and keep following them live
   --watch-codex [DIR]   the same for Codex rollouts         (default ~/.codex/sessions)
@@ -99,6 +101,7 @@ export function parseServeArgs(
         'base-url': { type: 'string' },
         'api-key': { type: 'string' },
         config: { type: 'string' },
+        'context-budget': { type: 'string' },
         ...limitOptions,
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean', short: 'v' },
@@ -147,6 +150,13 @@ export function parseServeArgs(
     }
     limits[key] = Number(text);
   }
+  const budgetText = values['context-budget'];
+  if (budgetText !== undefined && (!/^\d+$/.test(budgetText.trim()) || Number(budgetText) < 1)) {
+    return {
+      kind: 'error',
+      message: `bad --context-budget ${JSON.stringify(budgetText)}: use a whole number of tokens of at least 1`,
+    };
+  }
   return {
     kind: 'serve',
     config: {
@@ -160,6 +170,7 @@ export function parseServeArgs(
         ...(values['base-url'] !== undefined && { baseUrl: values['base-url'] }),
         ...(values['api-key'] !== undefined && { apiKey: values['api-key'] }),
         ...(values.config !== undefined && { config: expandPath(values.config, cwd) }),
+        ...(budgetText !== undefined && { contextBudget: Number(budgetText) }),
       },
       limits,
     },

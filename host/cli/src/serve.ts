@@ -3,9 +3,16 @@ import { join } from 'node:path';
 import { createAgentRuntime, recoverDanglingTurn } from '@dsh/agent';
 import { webDistDir } from '@dsh/client-web/web-dist';
 import { journalsDir } from '@dsh/fixtures/journals';
-import { createProviderFactory } from '@dsh/providers';
-import { loadAgentConfig } from './load-agent-config.js';
+import { contextBudgetFor, createProviderFactory } from '@dsh/providers';
+import { loadAgentConfig, type ModelSettings } from './load-agent-config.js';
 import { createFirstPartyTools, searchProviderFromEnv } from '@dsh/tools';
+import {
+  createProjectionRegistry,
+  standardProjections,
+  type JournalStore,
+  type ModelPrice,
+  type PriceTable,
+} from '@dsh/journal';
 import {
   acquireDataDirLock,
   createJournalStore,
@@ -72,7 +79,8 @@ async function serveLocked(
   }
   const agentConfig = await loadAgentConfig(config.model, process.env, homedir());
   if ('error' in agentConfig) throw new Error(agentConfig.error);
-  const { model, approvals, allowPaths, allowNetworks } = agentConfig.config;
+  const { model, approvals, allowPaths, allowNetworks, models, contextBudget } = agentConfig.config;
+  const prices = priceTable(models);
   await buildWebClient(webRoot, out);
   const { token, generated } = resolveToken(config.host, config.token);
   const store = await createJournalStore({
@@ -80,6 +88,9 @@ async function serveLocked(
     fixtureDirs: [...config.fixtureDirs],
     // A turn a stopped host left open is closed before any client sees the session.
     onFirstOpen: (journal) => recoverDanglingTurn(journal),
+    ...(prices !== undefined && {
+      projections: createProjectionRegistry(standardProjections(prices)),
+    }),
   });
   // The demo model fetches the host's own page; its URL is known once the server listens.
   const demo: { hostUrl?: string } = {};
@@ -98,6 +109,8 @@ async function serveLocked(
     approvals,
     allowPaths,
     spillRoot: join(config.dataDir, '.spill'),
+    contextBudget: (name) =>
+      contextBudget ?? models.get(name)?.contextBudget ?? contextBudgetFor(name).budget,
   });
   const shutdownAgent = async (): Promise<void> => {
     await agent.close();
@@ -164,4 +177,11 @@ async function serveLocked(
   await shutdownAgent();
   await store.close();
   return 0;
+}
+
+/** The prices of the config file's `models`, or undefined when no model has one (no cost). */
+function priceTable(models: ReadonlyMap<string, ModelSettings>): PriceTable | undefined {
+  const table = new Map<string, ModelPrice>();
+  for (const [name, settings] of models) if (settings.price) table.set(name, settings.price);
+  return table.size === 0 ? undefined : table;
 }

@@ -184,7 +184,13 @@ describe('parseServeArgs()', () => {
     });
   });
 
+  it('reads --context-budget into the model flags', () => {
+    const result = parseServeArgs(['--context-budget', '8000'], {}, '/w');
+    expect(result.kind === 'serve' && result.config.model).toEqual({ contextBudget: 8000 });
+  });
+
   it.each([
+    ['a bad context budget', ['--context-budget', '8k'], /bad --context-budget "8k"/],
     ['a bad limit', ['--stall-timeout', '5s'], /bad --stall-timeout "5s": use a whole number/],
     ['a zero limit', ['--max-connections', '0'], /bad --max-connections "0"/],
     ['an unknown flag', ['--bogus'], /Unknown option '--bogus'/],

@@ -114,6 +114,26 @@ describe('loadAgentConfig()', () => {
     ]);
   });
 
+  it('reads per-model context budgets and prices, and --context-budget', async () => {
+    const file = join(home, 'models.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        models: {
+          demo: { contextBudget: 3000 },
+          'deepseek-chat': { price: { input: 0.27, output: 1.1, cacheRead: 0.07 } },
+        },
+      }),
+    );
+    const result = await loadAgentConfig({ config: file, contextBudget: 9000 }, {}, home);
+    if ('error' in result) throw new Error(result.error);
+    expect([...result.config.models]).toEqual([
+      ['demo', { contextBudget: 3000 }],
+      ['deepseek-chat', { price: { input: 0.27, output: 1.1, cacheRead: 0.07, cacheWrite: 0 } }],
+    ]);
+    expect(result.config.contextBudget).toBe(9000);
+  });
+
   it.each([
     { name: 'allowPaths as a list', config: { allowPaths: ['/x'] }, error: /must be an object/ },
     {
@@ -138,6 +158,22 @@ describe('loadAgentConfig()', () => {
       error: /the prefix length must be 0 to 32/,
     },
     { name: 'a bad port', config: { allowNetworks: ['[::1]:0'] }, error: /1 to 65535/ },
+    { name: 'models as a list', config: { models: [] }, error: /"models" must be an object/ },
+    {
+      name: 'a fractional context budget',
+      config: { models: { demo: { contextBudget: 10.5 } } },
+      error: /"models.demo.contextBudget" must be a whole number of tokens of at least 1/,
+    },
+    {
+      name: 'an unknown model setting',
+      config: { models: { demo: { window: 8000 } } },
+      error: /"models.demo.window" is not a setting: use "contextBudget" or "price"/,
+    },
+    {
+      name: 'a negative price',
+      config: { models: { demo: { price: { input: -1 } } } },
+      error: /"models.demo.price" must be an object like/,
+    },
   ])('returns an error for $name', async (c) => {
     const file = join(home, 'bad-safety.json');
     await writeFile(file, JSON.stringify(c.config));

@@ -28,6 +28,8 @@ export interface FileJournalOptions {
   readonly dataDir: string;
   /** Read-only session dirs (fixtures, imports); the data dir wins on a shared id. */
   readonly fixtureDirs?: readonly string[];
+  /** The projections every journal keeps for its baselines (the standard ones unless given). */
+  readonly projections?: ProjectionRegistry;
 }
 
 interface Located {
@@ -67,12 +69,12 @@ export async function createFileJournalBackend(
     dataDir,
     (options.fixtureDirs ?? []).map((d) => resolve(d)),
     writable,
+    options.projections ?? createProjectionRegistry(),
   );
 }
 
 /** The file backend: `<dataDir>/<id>.jsonl` per session, plus read-only fixture dirs. */
 export class FileJournalBackend implements JournalBackend {
-  readonly projections: ProjectionRegistry = createProjectionRegistry();
   private readonly opened = new Map<string, FileJournal>();
   private readonly opening = new Map<string, Promise<FileJournal>>();
   private readonly failures = new Map<string, Failure>();
@@ -83,6 +85,7 @@ export class FileJournalBackend implements JournalBackend {
     readonly dataDir: string,
     private readonly fixtureDirs: readonly string[],
     private readonly writable: boolean,
+    readonly projections: ProjectionRegistry,
   ) {}
 
   get location(): string {

@@ -2,12 +2,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { create } from '@bufbuild/protobuf';
 import { BaselineSchema } from '@dsh/gen/service';
 import type { SessionEvent } from '@dsh/gen/events';
-import { userMessage } from '@dsh/fixtures';
+import { contextCompaction, usage, userMessage } from '@dsh/fixtures';
 import {
   JournalError,
   type Journal,
   type JournalStore,
   createProjectionRegistry,
+  standardProjections,
 } from '@dsh/journal';
 import { createJournalStore } from '../src/index.js';
 import { conversation, messageSeqs, tempDir, writeJournal } from './journal-test-kit.js';
@@ -108,6 +109,28 @@ describe('page()', () => {
       hasMore: false,
       baseline: create(BaselineSchema, { beforeSeq: 0, tokenUsage: {} }),
     });
+  });
+
+  it('keeps the latest compaction and, with a price table, the cost in the baseline', async () => {
+    const prices = new Map([['demo', { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 }]]);
+    const priced = await createJournalStore({
+      dataDir: dir,
+      projections: createProjectionRegistry(standardProjections(prices)),
+    });
+    try {
+      const session = await priced.create({ cwd: '/w', sessionId: 'compacted' });
+      await session.append([
+        userMessage('q'),
+        contextCompaction('summary', 0, { usage: usage(1_000_000, 0), tokensBefore: 7 }),
+        userMessage('r'),
+      ]);
+      const { baseline } = await session.page(undefined, 1);
+      expect(baseline?.beforeSeq).toBe(2);
+      expect(baseline?.latestCompaction).toMatchObject({ seq: 1, keptFromSeq: 0, tokensBefore: 7 });
+      expect(baseline?.cost).toMatchObject({ usd: 1, pricedSteps: 1 });
+    } finally {
+      await priced.close();
+    }
   });
 
   it('pages appended events like written ones', async () => {

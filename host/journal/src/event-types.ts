@@ -7,6 +7,7 @@ import {
   AssistantMessageSchema,
   CodeDispatchSchema,
   CodeDispatchStartSchema,
+  ContextCompactionSchema,
   ContextMessageSchema,
   QuestionRequestedSchema,
   QuestionResolvedSchema,
@@ -46,6 +47,7 @@ export const eventTypes: Readonly<Record<KnownPayloadCase, { type: string; schem
     turnStart: { type: 'turn/start', schema: TurnStartSchema },
     turnEnd: { type: 'turn/end', schema: TurnEndSchema },
     agentError: { type: 'agent/error', schema: AgentErrorSchema },
+    contextCompaction: { type: 'context/compaction', schema: ContextCompactionSchema },
   };
 
 /** Journal type name -> payload case, for decoding. */

@@ -4,6 +4,7 @@ import { UsageSchema } from '@dsh/gen/content';
 import { TodoStatus } from '@dsh/gen/service';
 import {
   assistantMessage,
+  contextCompaction,
   events,
   toolCall,
   toolResult,
@@ -13,21 +14,36 @@ import {
 } from '@dsh/fixtures';
 import {
   createProjectionRegistry,
+  latestCompaction,
+  latestTurn,
   parseTodoArguments,
+  sessionCost,
+  standardProjections,
   todoList,
   tokenUsage,
+  type ModelPrice,
+  type Projection,
 } from '../src/projections/index.js';
 
-function foldAll<S>(projection: typeof tokenUsage | typeof todoList, payloads: Payload[]): S {
+function foldAll<S>(projection: Projection<never>, payloads: Payload[]): S {
   let state = projection.initial() as unknown;
   for (const event of events(payloads)) {
-    state = (projection.fold as (s: unknown, e: typeof event) => unknown)(state, event);
+    state = (projection.fold as unknown as (s: unknown, e: typeof event) => unknown)(state, event);
   }
   // Every state survives a snapshot round trip through JSON text.
   const snapshot = JSON.parse(JSON.stringify(projection.snapshot(state as never)));
   expect(projection.restore(snapshot)).toEqual(state);
   return state as S;
 }
+
+const demoPrice: ModelPrice = { input: 2, output: 10, cacheRead: 0.5, cacheWrite: 4 };
+const prices = new Map([['demo', demoPrice]]);
+const cached = create(UsageSchema, {
+  inputTokens: 1_000_000,
+  outputTokens: 100_000,
+  cacheReadTokens: 2_000_000,
+  cacheWriteTokens: 250_000,
+});
 
 describe('tokenUsage', () => {
   const big = create(UsageSchema, {
@@ -63,7 +79,98 @@ describe('tokenUsage', () => {
     ],
   ];
   it.each(cases)('%s', (_name, payloads, expected) => {
-    expect(foldAll(tokenUsage, payloads)).toMatchObject(expected);
+    expect(foldAll(tokenUsage as Projection<never>, payloads)).toMatchObject(expected);
+  });
+
+  it("adds a compaction's usage to the tokens but not to the message count", () => {
+    const payloads = [
+      assistantMessage({ turn: 1 }, ['a'], usage(3, 4)),
+      contextCompaction('s', 1, { usage: usage(100, 20) }),
+    ];
+    expect(foldAll(tokenUsage as Projection<never>, payloads)).toMatchObject({
+      inputTokens: 103n,
+      outputTokens: 24n,
+      messages: 1,
+    });
+  });
+});
+
+describe('sessionCost()', () => {
+  const other = { ...assistantMessage({ turn: 1 }, ['x'], usage(5, 5)) };
+  (other.value as { model: string }).model = 'unpriced-model';
+  const cases: [string, Payload[], { usd: number; pricedSteps: number; unpricedSteps: number }][] =
+    [
+      ['nothing', [], { usd: 0, pricedSteps: 0, unpricedSteps: 0 }],
+      [
+        'prices every kind of token per million',
+        [assistantMessage({ turn: 1 }, ['a'], cached)],
+        // 1M input * 2 + 0.1M output * 10 + 2M cache reads * 0.5 + 0.25M cache writes * 4
+        { usd: 5, pricedSteps: 1, unpricedSteps: 0 },
+      ],
+      [
+        'counts a model without a price apart',
+        [assistantMessage({ turn: 1 }, ['a'], cached), other],
+        { usd: 5, pricedSteps: 1, unpricedSteps: 1 },
+      ],
+      [
+        "prices a compaction's summarising calls",
+        [contextCompaction('s', 0, { usage: usage(500_000, 0) })],
+        { usd: 1, pricedSteps: 1, unpricedSteps: 0 },
+      ],
+      [
+        'skips steps without usage',
+        [assistantMessage({ turn: 1 }, ['a'])],
+        { usd: 0, pricedSteps: 0, unpricedSteps: 0 },
+      ],
+    ];
+  it.each(cases)('%s', (_name, payloads, expected) => {
+    expect(foldAll(sessionCost(prices) as Projection<never>, payloads)).toEqual(expected);
+  });
+});
+
+describe('latestTurn()', () => {
+  it('sums the latest turn with usage and starts again on a new turn', () => {
+    const payloads = [
+      assistantMessage({ turn: 1 }, ['a'], usage(10, 1)),
+      assistantMessage({ turn: 2 }, ['b'], usage(1_000_000, 0)),
+      contextCompaction('s', 1, { turn: 2, usage: usage(0, 100_000) }),
+      assistantMessage({ turn: 2, step: 1 }, ['c']),
+    ];
+    const state = foldAll<{ turn: number; tokens: object; cost: object }>(
+      latestTurn(prices) as Projection<never>,
+      payloads,
+    );
+    expect(state.turn).toBe(2);
+    expect(state.tokens).toMatchObject({
+      inputTokens: 1_000_000n,
+      outputTokens: 100_000n,
+      messages: 1,
+    });
+    expect(state.cost).toEqual({ usd: 3, pricedSteps: 2, unpricedSteps: 0 });
+  });
+
+  it('is absent before any usage', () => {
+    expect(
+      foldAll(latestTurn(undefined) as Projection<never>, [assistantMessage({ turn: 1 }, ['a'])]),
+    ).toBe(undefined);
+  });
+});
+
+describe('latestCompaction', () => {
+  it('keeps the seq and cut of the latest compaction', () => {
+    const payloads = [
+      userMessage('q'),
+      contextCompaction('first', 0, { tokensBefore: 10, tokensAfter: 2 }),
+      userMessage('r'),
+      contextCompaction('second', 2, { tokensBefore: 30, tokensAfter: 5 }),
+      userMessage('s'),
+    ];
+    expect(foldAll(latestCompaction as Projection<never>, payloads)).toEqual({
+      seq: 3,
+      keptFromSeq: 2,
+      tokensBefore: 30,
+      tokensAfter: 5,
+    });
   });
 });
 
@@ -121,7 +228,10 @@ describe('todoList', () => {
     ],
   ];
   it.each(cases)('%s', (_name, payloads, items, seq) => {
-    const state = foldAll<{ list?: { items: unknown[]; seq: number } }>(todoList, payloads);
+    const state = foldAll<{ list?: { items: unknown[]; seq: number } }>(
+      todoList as Projection<never>,
+      payloads,
+    );
     expect(state.list?.items).toEqual(items);
     expect(state.list?.seq).toBe(seq);
   });
@@ -161,8 +271,29 @@ describe('createProjectionRegistry()', () => {
     });
     expect([...registry.reads.keys()].sort()).toEqual([
       'assistant/message',
+      'context/compaction',
       'tool/call',
       'tool/result',
     ]);
+    expect(baseline.latestCompaction).toBeUndefined();
+    expect(baseline.latestTurn).toMatchObject({ turn: 1, tokens: { inputTokens: 1n } });
+    expect(baseline.latestTurn?.cost).toBeUndefined();
+    expect(baseline.cost).toBeUndefined();
+  });
+
+  it('adds the cost with a price table', () => {
+    const registry = createProjectionRegistry(standardProjections(prices));
+    let states = registry.initial();
+    for (const event of events([
+      assistantMessage({ turn: 1 }, ['a'], cached),
+      contextCompaction('s', 0, { tokensBefore: 9, tokensAfter: 3 }),
+    ])) {
+      states = registry.fold(states, event);
+    }
+    const baseline = registry.baseline(registry.restore(registry.snapshot(states)), 2);
+    expect(baseline.cost).toMatchObject({ usd: 5, pricedSteps: 1, unpricedSteps: 0 });
+    expect(baseline.latestTurn?.cost).toMatchObject({ usd: 5 });
+    expect(baseline.latestCompaction).toMatchObject({ seq: 1, keptFromSeq: 0, tokensBefore: 9 });
+    expect(registry.reads.get('assistant/message')).toEqual(['usage', 'model', 'turn']);
   });
 });

@@ -1,7 +1,14 @@
 import { create } from '@bufbuild/protobuf';
 import { BlockType, ContentBlockSchema, UsageSchema } from '@dsh/gen/content';
 import { demoSteps, demoSummary, type DemoStep } from './demo-script.js';
-import type { ModelProvider, ProviderChunk, ProviderMessage } from './provider.js';
+import { demoSummary as compactionSummary, stepAfterSummary } from './demo-summary.js';
+import {
+  compactionSummaryHeading,
+  type ModelProvider,
+  type ProviderChunk,
+  type ProviderMessage,
+  type ProviderRequest,
+} from './provider.js';
 import { ProviderError } from './provider-error.js';
 import { sleep } from './retry-delay.js';
 
@@ -19,13 +26,29 @@ const callIdPattern = /^demo-\d+-(\d+)-\d+$/;
  * The offline demo model: a deterministic script, honest about being one, that walks
  * through every first-party tool the session offers on its real working directory and
  * streams its text in small chunks like a real model. A prompt containing the word "fail"
- * makes it report a simulated provider failure.
+ * makes it report a simulated provider failure. Asked to summarise (a compaction), it
+ * writes a mechanical summary that says what it is; an instruction containing "fail"
+ * makes that fail too. Its usage is an estimate: UTF-8 bytes / 3 of messages and tools.
  */
 export function createDemoProvider(options: DemoProviderOptions = {}): ModelProvider {
   const delay = options.chunkDelayMs ?? 15;
   return {
     model: 'demo',
     async *stream(request): AsyncGenerator<ProviderChunk> {
+      if (request.purpose === 'compaction') {
+        const ask = request.messages.findLast((m) => m.role === 'user')?.content ?? '';
+        if (/keep this in particular: .*\bfail\b/i.test(ask)) {
+          throw new ProviderError(
+            'provider_unavailable',
+            'The demo model simulates a failed summary because the instruction contains "fail".',
+          );
+        }
+        const text = compactionSummary(request.messages);
+        yield* streamText(text, 0, delay, request);
+        yield { case: 'usage', value: estimatedUsage(request, text) };
+        yield { case: 'finish', value: { $typeName: 'dsh.session.v1.Finish', reason: 'stop' } };
+        return;
+      }
       const position = scriptPosition(request.messages);
       if (position.next === 0 && /\bfail\b/i.test(position.prompt)) {
         throw new ProviderError(
@@ -108,12 +131,7 @@ export function createDemoProvider(options: DemoProviderOptions = {}): ModelProv
         yield { case: 'blockEnd', value: { $typeName: 'dsh.session.v1.BlockEnd', index, block } };
         index++;
       }
-      const inputChars = request.messages.reduce((sum, m) => sum + m.content.length, 0);
-      const usage = create(UsageSchema, {
-        inputTokens: Math.ceil(inputChars / 4),
-        outputTokens: Math.ceil(text.length / 4),
-      });
-      yield { case: 'usage', value: usage };
+      yield { case: 'usage', value: estimatedUsage(request, text) };
       yield {
         case: 'finish',
         value: {
@@ -123,6 +141,45 @@ export function createDemoProvider(options: DemoProviderOptions = {}): ModelProv
       };
     },
   };
+}
+
+/**
+ * Usage the demo reports, an estimate (it has no tokenizer): UTF-8 bytes / 3 of the
+ * messages and tools it was sent and of what it wrote, the host's own estimate.
+ */
+function estimatedUsage(request: ProviderRequest, output: string) {
+  const bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
+  const input =
+    request.messages.reduce((sum, m) => sum + bytes(m.content), 0) +
+    (request.tools.length === 0 ? 0 : bytes(JSON.stringify(request.tools)));
+  return create(UsageSchema, {
+    inputTokens: Math.ceil(input / 3),
+    outputTokens: Math.ceil(bytes(output) / 3),
+  });
+}
+
+/** Streams `text` as one text block at `index`, in small pieces. */
+async function* streamText(
+  text: string,
+  index: number,
+  delay: number,
+  request: ProviderRequest,
+): AsyncGenerator<ProviderChunk> {
+  yield {
+    case: 'blockStart',
+    value: { $typeName: 'dsh.session.v1.BlockStart', index, blockType: BlockType.TEXT },
+  };
+  for (const piece of pieces(text, 24)) {
+    await sleep(delay, request.signal).catch(() => {
+      throw new ProviderError('aborted', 'The model step was cancelled.');
+    });
+    yield {
+      case: 'textDelta',
+      value: { $typeName: 'dsh.session.v1.TextDelta', index, text: piece },
+    };
+  }
+  const block = create(ContentBlockSchema, { block: { case: 'text', value: { text } } });
+  yield { case: 'blockEnd', value: { $typeName: 'dsh.session.v1.BlockEnd', index, block } };
 }
 
 /** Where the script stands, read from the conversation: the next step and what was said. */
@@ -142,11 +199,23 @@ function scriptPosition(messages: readonly ProviderMessage[]): {
   const assistant = messages[lastAssistant];
   const match =
     assistant?.role === 'assistant' ? callIdPattern.exec(assistant.toolCalls[0]?.id ?? '') : null;
-  const next = match ? Number(match[1]) + 1 : 0;
+  // After a compaction that kept no assistant message, the summary says where the tour is.
+  const summary = messages.findLast(
+    (m) => m.role === 'user' && m.content.startsWith(compactionSummaryHeading),
+  );
+  const next = match
+    ? Number(match[1]) + 1
+    : lastAssistant === -1 && summary !== undefined
+      ? (stepAfterSummary(summary.content) ?? 0)
+      : 0;
   const userTexts = messages
     .slice(lastAssistant + 1)
     .flatMap((m) =>
-      m.role === 'user' && !m.content.startsWith('Working directory:') ? [m.content] : [],
+      m.role === 'user' &&
+      !m.content.startsWith('Working directory:') &&
+      !m.content.startsWith(compactionSummaryHeading)
+        ? [m.content]
+        : [],
     );
   const answerMessage = messages.findLast(
     (m) => m.role === 'tool' && /Is this tour useful\?/.test(m.content),

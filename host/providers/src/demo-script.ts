@@ -1,5 +1,6 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { demoContextBudget } from './context-budget.js';
 
 /** One scripted step of the demo model: what it says, then the tools it calls. */
 export interface DemoStep {
@@ -18,7 +19,10 @@ export interface DemoFacts {
 const intro =
   "I am dsh's offline demo model, a script, not an AI: I do not understand your prompt and " +
   'my answers are fixed. I will walk through every first-party tool on this working ' +
-  'directory, one step at a time, so you can see each card. Shell commands wait for your approval.';
+  'directory, one step at a time, so you can see each card. Shell commands wait for your approval. ' +
+  `dsh gives me a deliberately tiny context budget (${demoContextBudget.toLocaleString('en-US')} tokens unless "models.demo.contextBudget" ` +
+  'says otherwise), so the host compacts this conversation during the tour: watch for the divider, ' +
+  'or type /compact to ask for one.';
 
 /** The tour: every first-party tool, on the real working directory, in a fixed order. */
 export function demoSteps(facts: DemoFacts): DemoStep[] {

@@ -1,4 +1,11 @@
 /** Model providers: the OpenAI-compatible streaming client, the offline demo model, model settings. */
+export { compactionSummaryHeading } from './provider.js';
+export {
+  conservativeContextWindow,
+  contextBudgetFor,
+  demoContextBudget,
+  type BudgetSource,
+} from './context-budget.js';
 export type {
   ModelProvider,
   ProviderChunk,

@@ -38,7 +38,19 @@ export interface ProviderRequest {
   readonly signal: AbortSignal;
   /** The session's working directory (the demo model works in it). */
   readonly cwd?: string;
+  /**
+   * `compaction` when the request asks the model to summarise the history (no tools are
+   * offered); a model step otherwise.
+   */
+  readonly purpose?: 'step' | 'compaction';
 }
+
+/**
+ * The first line of the user message that carries a compaction summary in the history
+ * the model is sent, so a reader (and the demo model) can tell it from typed input.
+ */
+export const compactionSummaryHeading =
+  '[dsh compacted this conversation: the summary below replaces the earlier messages]';
 
 /**
  * A model behind a streaming API. `stream` yields the chunks of one step in order, ending

@@ -16,6 +16,11 @@ export interface FakeOpenAiServer {
   /** Parsed request bodies, in arrival order. */
   readonly requests: Record<string, unknown>[];
   reply(...replies: FakeReply[]): void;
+  /**
+   * Answers every request no scripted reply is left for by calling `handler` with its
+   * parsed body (a model that reacts to what it is sent).
+   */
+  handle(handler: (body: Record<string, unknown>) => FakeReply): void;
   /** How many `hang` streams their client has disconnected from. */
   readonly disconnects: number;
   close(): Promise<void>;
@@ -27,6 +32,7 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
   const requests: Record<string, unknown>[] = [];
   const open = new Set<ServerResponse>();
   let disconnects = 0;
+  let handler: ((body: Record<string, unknown>) => FakeReply) | undefined;
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (part: Buffer) => (body += part.toString('utf8')));
@@ -35,12 +41,14 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
         res.writeHead(404).end('not found');
         return;
       }
-      requests.push(JSON.parse(body) as Record<string, unknown>);
-      const reply = replies.shift() ?? {
-        kind: 'status',
-        status: 500,
-        body: 'no scripted reply left',
-      };
+      const parsed = JSON.parse(body) as Record<string, unknown>;
+      requests.push(parsed);
+      const reply = replies.shift() ??
+        handler?.(parsed) ?? {
+          kind: 'status',
+          status: 500,
+          body: 'no scripted reply left',
+        };
       if (reply.kind === 'status') {
         res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
         res.end(reply.body ?? JSON.stringify({ error: { message: `status ${reply.status}` } }));
@@ -68,6 +76,9 @@ export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
     reply: (...more) => replies.push(...more),
+    handle: (next) => {
+      handler = next;
+    },
     get disconnects() {
       return disconnects;
     },
@@ -123,7 +134,7 @@ export function textReply(parts: string[], usage = usageChunk(10, parts.length))
  */
 export function toolReply(
   calls: { id: string; name: string; args: string }[],
-  options: { text?: string; pieceLength?: number } = {},
+  options: { text?: string; pieceLength?: number; usage?: unknown } = {},
 ): FakeReply {
   const chunks: unknown[] = [deltaChunk({ role: 'assistant', content: null })];
   if (options.text) chunks.push(deltaChunk({ content: options.text }));
@@ -144,6 +155,6 @@ export function toolReply(
       );
     }
   });
-  chunks.push(deltaChunk({}, 'tool_calls'), usageChunk(20, 7));
+  chunks.push(deltaChunk({}, 'tool_calls'), options.usage ?? usageChunk(20, 7));
   return { kind: 'stream', chunks };
 }

@@ -207,6 +207,7 @@ function createRecordingAgent(): AgentControl & {
     },
     cancel: () => Promise.resolve({ cancelled: false, cleared: 0 }),
     respond: () => Promise.resolve(),
+    compact: () => Promise.resolve({ started: true }),
     isRunning: (id) => running.has(id),
     onStatus(listener) {
       listeners.add(listener);
@@ -233,6 +234,7 @@ describe('with an agent runtime (RPC)', () => {
       'prompt',
       'cancel',
       'respond',
+      'compact',
     ]);
     const session = await host.store.create({ cwd: host.dir });
     const id = session.header.sessionId;

@@ -1,7 +1,11 @@
 import { create, type JsonValue } from '@bufbuild/protobuf';
 import type { SessionEvent } from '@dsh/gen/events';
 import { BaselineSchema, type Baseline } from '@dsh/gen/service';
+import { latestCompaction } from './latest-compaction.js';
+import { latestTurn } from './latest-turn.js';
+import type { PriceTable } from './price-table.js';
 import type { Projection } from './projection.js';
+import { sessionCost } from './session-cost.js';
 import { todoList } from './todo-list.js';
 import { tokenUsage } from './token-usage.js';
 
@@ -19,11 +23,23 @@ export interface ProjectionRegistry {
   baseline(states: ProjectionStates, beforeSeq: number): Baseline;
 }
 
-/** The projections every journal keeps: token-usage totals and the latest todo list. */
-export const defaultProjections: readonly Projection<unknown>[] = [
-  tokenUsage as Projection<unknown>,
-  todoList as Projection<unknown>,
-];
+/**
+ * The projections every journal keeps: token-usage totals, the latest todo list, the
+ * latest compaction and the latest turn's usage; with a price table, the session's cost
+ * too (and the latest turn's).
+ */
+export function standardProjections(prices?: PriceTable): readonly Projection<unknown>[] {
+  return [
+    tokenUsage as Projection<unknown>,
+    todoList as Projection<unknown>,
+    latestCompaction as Projection<unknown>,
+    latestTurn(prices) as Projection<unknown>,
+    ...(prices === undefined ? [] : [sessionCost(prices) as Projection<unknown>]),
+  ];
+}
+
+/** The standard projections without a price table. */
+export const defaultProjections: readonly Projection<unknown>[] = standardProjections();
 
 /** Builds the registry of `projections` (the default ones unless given). */
 export function createProjectionRegistry(

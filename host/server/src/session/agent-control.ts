@@ -47,6 +47,8 @@ export interface AgentControl {
   ): Promise<{ started: boolean; queuePosition: number }>;
   cancel(sessionId: string): Promise<{ cancelled: boolean; cleared: number }>;
   respond(sessionId: string, response: RespondRequest['response']): Promise<void>;
+  /** Compacts the session's model history (now when idle, else before the next step). */
+  compact(sessionId: string, instruction: string): Promise<{ started: boolean }>;
   isRunning(sessionId: string): boolean;
   /** Observes running-state changes; returns the function that stops observing. */
   onStatus(listener: (status: AgentStatus) => void): () => void;
@@ -69,6 +71,7 @@ export function createNoAgentControl(): AgentControl {
     prompt: (sessionId) => Promise.resolve().then(() => refuse(sessionId)),
     cancel: (sessionId) => Promise.resolve().then(() => refuse(sessionId)),
     respond: (sessionId) => Promise.resolve().then(() => refuse(sessionId)),
+    compact: (sessionId) => Promise.resolve().then(() => refuse(sessionId)),
     isRunning: () => false,
     onStatus: () => () => {},
   };

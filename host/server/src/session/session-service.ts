@@ -48,7 +48,7 @@ export function createSessionService(deps: SessionServiceDeps): ServiceImpl<type
   return {
     describeHost() {
       const capabilities = ['page', 'follow', 'watch', 'create'];
-      if (agent.enabled) capabilities.push('prompt', 'cancel', 'respond');
+      if (agent.enabled) capabilities.push('prompt', 'cancel', 'respond', 'compact');
       return {
         version: deps.version,
         formatVersion,
@@ -143,6 +143,11 @@ export function createSessionService(deps: SessionServiceDeps): ServiceImpl<type
       }
       await agent.respond(req.sessionId, req.response);
       return {};
+    },
+
+    async compact(req, ctx) {
+      await abortable(store.open(req.sessionId), ctx.signal);
+      return await agent.compact(req.sessionId, req.instruction);
     },
   };
 

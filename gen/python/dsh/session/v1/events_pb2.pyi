@@ -11,6 +11,9 @@ APPROVAL_DECISION_ALLOW_SESSION: ApprovalDecision
 APPROVAL_DECISION_CANCELLED: ApprovalDecision
 APPROVAL_DECISION_DENY: ApprovalDecision
 APPROVAL_DECISION_UNSPECIFIED: ApprovalDecision
+COMPACTION_REASON_AUTOMATIC: CompactionReason
+COMPACTION_REASON_REQUESTED: CompactionReason
+COMPACTION_REASON_UNSPECIFIED: CompactionReason
 DESCRIPTOR: _descriptor.FileDescriptor
 TOOL_OUTPUT_STREAM_COMBINED: ToolOutputStream
 TOOL_OUTPUT_STREAM_STDERR: ToolOutputStream
@@ -107,6 +110,32 @@ class CodeDispatchStart(_message.Message):
     parent_call_id: str
     def __init__(self, parent_call_id: _Optional[str] = ..., call_id: _Optional[str] = ..., name: _Optional[str] = ..., arguments: _Optional[str] = ...) -> None: ...
 
+class ContextCompaction(_message.Message):
+    __slots__ = ["context_budget", "instruction", "kept_from_seq", "model", "reason", "replaced_from_seq", "summary", "tokens_after", "tokens_before", "turn", "usage"]
+    CONTEXT_BUDGET_FIELD_NUMBER: _ClassVar[int]
+    INSTRUCTION_FIELD_NUMBER: _ClassVar[int]
+    KEPT_FROM_SEQ_FIELD_NUMBER: _ClassVar[int]
+    MODEL_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    REPLACED_FROM_SEQ_FIELD_NUMBER: _ClassVar[int]
+    SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    TOKENS_AFTER_FIELD_NUMBER: _ClassVar[int]
+    TOKENS_BEFORE_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    USAGE_FIELD_NUMBER: _ClassVar[int]
+    context_budget: int
+    instruction: str
+    kept_from_seq: int
+    model: str
+    reason: CompactionReason
+    replaced_from_seq: int
+    summary: str
+    tokens_after: int
+    tokens_before: int
+    turn: int
+    usage: _content_pb2.Usage
+    def __init__(self, summary: _Optional[str] = ..., replaced_from_seq: _Optional[int] = ..., kept_from_seq: _Optional[int] = ..., tokens_before: _Optional[int] = ..., tokens_after: _Optional[int] = ..., context_budget: _Optional[int] = ..., reason: _Optional[_Union[CompactionReason, str]] = ..., instruction: _Optional[str] = ..., model: _Optional[str] = ..., usage: _Optional[_Union[_content_pb2.Usage, _Mapping]] = ..., turn: _Optional[int] = ...) -> None: ...
+
 class ContextMessage(_message.Message):
     __slots__ = ["content", "envelope", "meta_json", "source"]
     CONTENT_FIELD_NUMBER: _ClassVar[int]
@@ -168,7 +197,7 @@ class QuestionResolved(_message.Message):
     def __init__(self, question_id: _Optional[str] = ..., answers: _Optional[_Iterable[_Union[Answer, _Mapping]]] = ..., cancelled: bool = ...) -> None: ...
 
 class SessionEvent(_message.Message):
-    __slots__ = ["agent_error", "approval_requested", "approval_resolved", "assistant_chunk", "assistant_message", "code_dispatch", "code_dispatch_start", "context_message", "extension", "question_requested", "question_resolved", "seq", "steering_message", "time", "tool_call", "tool_output", "tool_result", "turn_end", "turn_start", "user_message"]
+    __slots__ = ["agent_error", "approval_requested", "approval_resolved", "assistant_chunk", "assistant_message", "code_dispatch", "code_dispatch_start", "context_compaction", "context_message", "extension", "question_requested", "question_resolved", "seq", "steering_message", "time", "tool_call", "tool_output", "tool_result", "turn_end", "turn_start", "user_message"]
     AGENT_ERROR_FIELD_NUMBER: _ClassVar[int]
     APPROVAL_REQUESTED_FIELD_NUMBER: _ClassVar[int]
     APPROVAL_RESOLVED_FIELD_NUMBER: _ClassVar[int]
@@ -176,6 +205,7 @@ class SessionEvent(_message.Message):
     ASSISTANT_MESSAGE_FIELD_NUMBER: _ClassVar[int]
     CODE_DISPATCH_FIELD_NUMBER: _ClassVar[int]
     CODE_DISPATCH_START_FIELD_NUMBER: _ClassVar[int]
+    CONTEXT_COMPACTION_FIELD_NUMBER: _ClassVar[int]
     CONTEXT_MESSAGE_FIELD_NUMBER: _ClassVar[int]
     EXTENSION_FIELD_NUMBER: _ClassVar[int]
     QUESTION_REQUESTED_FIELD_NUMBER: _ClassVar[int]
@@ -196,6 +226,7 @@ class SessionEvent(_message.Message):
     assistant_message: AssistantMessage
     code_dispatch: CodeDispatch
     code_dispatch_start: CodeDispatchStart
+    context_compaction: ContextCompaction
     context_message: ContextMessage
     extension: ExtensionEvent
     question_requested: QuestionRequested
@@ -209,7 +240,7 @@ class SessionEvent(_message.Message):
     turn_end: TurnEnd
     turn_start: TurnStart
     user_message: UserMessage
-    def __init__(self, seq: _Optional[int] = ..., time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., user_message: _Optional[_Union[UserMessage, _Mapping]] = ..., steering_message: _Optional[_Union[SteeringMessage, _Mapping]] = ..., context_message: _Optional[_Union[ContextMessage, _Mapping]] = ..., assistant_chunk: _Optional[_Union[AssistantChunk, _Mapping]] = ..., assistant_message: _Optional[_Union[AssistantMessage, _Mapping]] = ..., tool_call: _Optional[_Union[ToolCall, _Mapping]] = ..., tool_result: _Optional[_Union[ToolResult, _Mapping]] = ..., code_dispatch_start: _Optional[_Union[CodeDispatchStart, _Mapping]] = ..., code_dispatch: _Optional[_Union[CodeDispatch, _Mapping]] = ..., tool_output: _Optional[_Union[ToolOutput, _Mapping]] = ..., approval_requested: _Optional[_Union[ApprovalRequested, _Mapping]] = ..., approval_resolved: _Optional[_Union[ApprovalResolved, _Mapping]] = ..., question_requested: _Optional[_Union[QuestionRequested, _Mapping]] = ..., question_resolved: _Optional[_Union[QuestionResolved, _Mapping]] = ..., turn_start: _Optional[_Union[TurnStart, _Mapping]] = ..., turn_end: _Optional[_Union[TurnEnd, _Mapping]] = ..., agent_error: _Optional[_Union[AgentError, _Mapping]] = ..., extension: _Optional[_Union[ExtensionEvent, _Mapping]] = ...) -> None: ...
+    def __init__(self, seq: _Optional[int] = ..., time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., user_message: _Optional[_Union[UserMessage, _Mapping]] = ..., steering_message: _Optional[_Union[SteeringMessage, _Mapping]] = ..., context_message: _Optional[_Union[ContextMessage, _Mapping]] = ..., assistant_chunk: _Optional[_Union[AssistantChunk, _Mapping]] = ..., assistant_message: _Optional[_Union[AssistantMessage, _Mapping]] = ..., tool_call: _Optional[_Union[ToolCall, _Mapping]] = ..., tool_result: _Optional[_Union[ToolResult, _Mapping]] = ..., code_dispatch_start: _Optional[_Union[CodeDispatchStart, _Mapping]] = ..., code_dispatch: _Optional[_Union[CodeDispatch, _Mapping]] = ..., tool_output: _Optional[_Union[ToolOutput, _Mapping]] = ..., approval_requested: _Optional[_Union[ApprovalRequested, _Mapping]] = ..., approval_resolved: _Optional[_Union[ApprovalResolved, _Mapping]] = ..., question_requested: _Optional[_Union[QuestionRequested, _Mapping]] = ..., question_resolved: _Optional[_Union[QuestionResolved, _Mapping]] = ..., turn_start: _Optional[_Union[TurnStart, _Mapping]] = ..., turn_end: _Optional[_Union[TurnEnd, _Mapping]] = ..., agent_error: _Optional[_Union[AgentError, _Mapping]] = ..., context_compaction: _Optional[_Union[ContextCompaction, _Mapping]] = ..., extension: _Optional[_Union[ExtensionEvent, _Mapping]] = ...) -> None: ...
 
 class SessionEventEntry(_message.Message):
     __slots__ = ["event"]
@@ -310,4 +341,7 @@ class ApprovalDecision(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []
 
 class TurnEndReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = []
+
+class CompactionReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []

@@ -25,14 +25,20 @@ class ApprovalResponse(_message.Message):
     def __init__(self, approval_id: _Optional[str] = ..., decision: _Optional[_Union[_events_pb2.ApprovalDecision, str]] = ...) -> None: ...
 
 class Baseline(_message.Message):
-    __slots__ = ["before_seq", "todo_list", "token_usage"]
+    __slots__ = ["before_seq", "cost", "latest_compaction", "latest_turn", "todo_list", "token_usage"]
     BEFORE_SEQ_FIELD_NUMBER: _ClassVar[int]
+    COST_FIELD_NUMBER: _ClassVar[int]
+    LATEST_COMPACTION_FIELD_NUMBER: _ClassVar[int]
+    LATEST_TURN_FIELD_NUMBER: _ClassVar[int]
     TODO_LIST_FIELD_NUMBER: _ClassVar[int]
     TOKEN_USAGE_FIELD_NUMBER: _ClassVar[int]
     before_seq: int
+    cost: CostTotals
+    latest_compaction: CompactionMark
+    latest_turn: TurnUsage
     todo_list: TodoList
     token_usage: TokenTotals
-    def __init__(self, before_seq: _Optional[int] = ..., token_usage: _Optional[_Union[TokenTotals, _Mapping]] = ..., todo_list: _Optional[_Union[TodoList, _Mapping]] = ...) -> None: ...
+    def __init__(self, before_seq: _Optional[int] = ..., token_usage: _Optional[_Union[TokenTotals, _Mapping]] = ..., todo_list: _Optional[_Union[TodoList, _Mapping]] = ..., latest_compaction: _Optional[_Union[CompactionMark, _Mapping]] = ..., cost: _Optional[_Union[CostTotals, _Mapping]] = ..., latest_turn: _Optional[_Union[TurnUsage, _Mapping]] = ...) -> None: ...
 
 class CancelRequest(_message.Message):
     __slots__ = ["session_id"]
@@ -47,6 +53,42 @@ class CancelResponse(_message.Message):
     cancelled: bool
     cleared: int
     def __init__(self, cancelled: bool = ..., cleared: _Optional[int] = ...) -> None: ...
+
+class CompactRequest(_message.Message):
+    __slots__ = ["instruction", "session_id"]
+    INSTRUCTION_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    instruction: str
+    session_id: str
+    def __init__(self, session_id: _Optional[str] = ..., instruction: _Optional[str] = ...) -> None: ...
+
+class CompactResponse(_message.Message):
+    __slots__ = ["started"]
+    STARTED_FIELD_NUMBER: _ClassVar[int]
+    started: bool
+    def __init__(self, started: bool = ...) -> None: ...
+
+class CompactionMark(_message.Message):
+    __slots__ = ["kept_from_seq", "seq", "tokens_after", "tokens_before"]
+    KEPT_FROM_SEQ_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    TOKENS_AFTER_FIELD_NUMBER: _ClassVar[int]
+    TOKENS_BEFORE_FIELD_NUMBER: _ClassVar[int]
+    kept_from_seq: int
+    seq: int
+    tokens_after: int
+    tokens_before: int
+    def __init__(self, seq: _Optional[int] = ..., kept_from_seq: _Optional[int] = ..., tokens_before: _Optional[int] = ..., tokens_after: _Optional[int] = ...) -> None: ...
+
+class CostTotals(_message.Message):
+    __slots__ = ["priced_steps", "unpriced_steps", "usd"]
+    PRICED_STEPS_FIELD_NUMBER: _ClassVar[int]
+    UNPRICED_STEPS_FIELD_NUMBER: _ClassVar[int]
+    USD_FIELD_NUMBER: _ClassVar[int]
+    priced_steps: int
+    unpriced_steps: int
+    usd: float
+    def __init__(self, usd: _Optional[float] = ..., priced_steps: _Optional[int] = ..., unpriced_steps: _Optional[int] = ...) -> None: ...
 
 class CreateSessionRequest(_message.Message):
     __slots__ = ["continue_from", "cwd", "model", "parent_id", "preset", "title"]
@@ -283,6 +325,16 @@ class TokenTotals(_message.Message):
     output_tokens: int
     reasoning_tokens: int
     def __init__(self, input_tokens: _Optional[int] = ..., output_tokens: _Optional[int] = ..., cache_read_tokens: _Optional[int] = ..., cache_write_tokens: _Optional[int] = ..., reasoning_tokens: _Optional[int] = ..., messages: _Optional[int] = ...) -> None: ...
+
+class TurnUsage(_message.Message):
+    __slots__ = ["cost", "tokens", "turn"]
+    COST_FIELD_NUMBER: _ClassVar[int]
+    TOKENS_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    cost: CostTotals
+    tokens: TokenTotals
+    turn: int
+    def __init__(self, turn: _Optional[int] = ..., tokens: _Optional[_Union[TokenTotals, _Mapping]] = ..., cost: _Optional[_Union[CostTotals, _Mapping]] = ...) -> None: ...
 
 class WatchSessionsRequest(_message.Message):
     __slots__ = []

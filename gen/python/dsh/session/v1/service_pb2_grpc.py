@@ -65,6 +65,11 @@ class SessionServiceStub(object):
                 request_serializer=dsh_dot_session_dot_v1_dot_service__pb2.RespondRequest.SerializeToString,
                 response_deserializer=dsh_dot_session_dot_v1_dot_service__pb2.RespondResponse.FromString,
                 )
+        self.Compact = channel.unary_unary(
+                '/dsh.session.v1.SessionService/Compact',
+                request_serializer=dsh_dot_session_dot_v1_dot_service__pb2.CompactRequest.SerializeToString,
+                response_deserializer=dsh_dot_session_dot_v1_dot_service__pb2.CompactResponse.FromString,
+                )
 
 
 class SessionServiceServicer(object):
@@ -139,6 +144,15 @@ class SessionServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Compact(self, request, context):
+        """Compacts the session's model history: the model summarises it and the journal
+        records `context/compaction`. Runs now when the session is idle, else before the
+        running turn's next model step.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_SessionServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -186,6 +200,11 @@ def add_SessionServiceServicer_to_server(servicer, server):
                     servicer.Respond,
                     request_deserializer=dsh_dot_session_dot_v1_dot_service__pb2.RespondRequest.FromString,
                     response_serializer=dsh_dot_session_dot_v1_dot_service__pb2.RespondResponse.SerializeToString,
+            ),
+            'Compact': grpc.unary_unary_rpc_method_handler(
+                    servicer.Compact,
+                    request_deserializer=dsh_dot_session_dot_v1_dot_service__pb2.CompactRequest.FromString,
+                    response_serializer=dsh_dot_session_dot_v1_dot_service__pb2.CompactResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -353,5 +372,22 @@ class SessionService(object):
         return grpc.experimental.unary_unary(request, target, '/dsh.session.v1.SessionService/Respond',
             dsh_dot_session_dot_v1_dot_service__pb2.RespondRequest.SerializeToString,
             dsh_dot_session_dot_v1_dot_service__pb2.RespondResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def Compact(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/dsh.session.v1.SessionService/Compact',
+            dsh_dot_session_dot_v1_dot_service__pb2.CompactRequest.SerializeToString,
+            dsh_dot_session_dot_v1_dot_service__pb2.CompactResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file dsh/session/v1/events.proto.
  */
 export const file_dsh_session_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Chtkc2gvc2Vzc2lvbi92MS9ldmVudHMucHJvdG8SDmRzaC5zZXNzaW9uLnYxIssICgxTZXNzaW9uRXZlbnQSCwoDc2VxGAEgASgNEigKBHRpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjMKDHVzZXJfbWVzc2FnZRgKIAEoCzIbLmRzaC5zZXNzaW9uLnYxLlVzZXJNZXNzYWdlSAASOwoQc3RlZXJpbmdfbWVzc2FnZRgLIAEoCzIfLmRzaC5zZXNzaW9uLnYxLlN0ZWVyaW5nTWVzc2FnZUgAEjkKD2NvbnRleHRfbWVzc2FnZRgMIAEoCzIeLmRzaC5zZXNzaW9uLnYxLkNvbnRleHRNZXNzYWdlSAASOQoPYXNzaXN0YW50X2NodW5rGA0gASgLMh4uZHNoLnNlc3Npb24udjEuQXNzaXN0YW50Q2h1bmtIABI9ChFhc3Npc3RhbnRfbWVzc2FnZRgOIAEoCzIgLmRzaC5zZXNzaW9uLnYxLkFzc2lzdGFudE1lc3NhZ2VIABItCgl0b29sX2NhbGwYDyABKAsyGC5kc2guc2Vzc2lvbi52MS5Ub29sQ2FsbEgAEjEKC3Rvb2xfcmVzdWx0GBAgASgLMhouZHNoLnNlc3Npb24udjEuVG9vbFJlc3VsdEgAEkAKE2NvZGVfZGlzcGF0Y2hfc3RhcnQYESABKAsyIS5kc2guc2Vzc2lvbi52MS5Db2RlRGlzcGF0Y2hTdGFydEgAEjUKDWNvZGVfZGlzcGF0Y2gYEiABKAsyHC5kc2guc2Vzc2lvbi52MS5Db2RlRGlzcGF0Y2hIABIxCgt0b29sX291dHB1dBgaIAEoCzIaLmRzaC5zZXNzaW9uLnYxLlRvb2xPdXRwdXRIABI/ChJhcHByb3ZhbF9yZXF1ZXN0ZWQYEyABKAsyIS5kc2guc2Vzc2lvbi52MS5BcHByb3ZhbFJlcXVlc3RlZEgAEj0KEWFwcHJvdmFsX3Jlc29sdmVkGBQgASgLMiAuZHNoLnNlc3Npb24udjEuQXBwcm92YWxSZXNvbHZlZEgAEj8KEnF1ZXN0aW9uX3JlcXVlc3RlZBgVIAEoCzIhLmRzaC5zZXNzaW9uLnYxLlF1ZXN0aW9uUmVxdWVzdGVkSAASPQoRcXVlc3Rpb25fcmVzb2x2ZWQYFiABKAsyIC5kc2guc2Vzc2lvbi52MS5RdWVzdGlvblJlc29sdmVkSAASLwoKdHVybl9zdGFydBgXIAEoCzIZLmRzaC5zZXNzaW9uLnYxLlR1cm5TdGFydEgAEisKCHR1cm5fZW5kGBggASgLMhcuZHNoLnNlc3Npb24udjEuVHVybkVuZEgAEjEKC2FnZW50X2Vycm9yGBkgASgLMhouZHNoLnNlc3Npb24udjEuQWdlbnRFcnJvckgAEjMKCWV4dGVuc2lvbhgoIAEoCzIeLmRzaC5zZXNzaW9uLnYxLkV4dGVuc2lvbkV2ZW50SABCCQoHcGF5bG9hZCJMCgtVc2VyTWVzc2FnZRItCgdjb250ZW50GAEgAygLMhwuZHNoLnNlc3Npb24udjEuQ29udGVudEJsb2NrEg4KBnNvdXJjZRgCIAEoCSJeCg9TdGVlcmluZ01lc3NhZ2USDAoEdHVybhgBIAEoDRItCgdjb250ZW50GAIgAygLMhwuZHNoLnNlc3Npb24udjEuQ29udGVudEJsb2NrEg4KBnNvdXJjZRgDIAEoCSJ0Cg5Db250ZXh0TWVzc2FnZRItCgdjb250ZW50GAEgAygLMhwuZHNoLnNlc3Npb24udjEuQ29udGVudEJsb2NrEg4KBnNvdXJjZRgCIAEoCRIQCghlbnZlbG9wZRgDIAEoCRIRCgltZXRhX2pzb24YBCABKAkiWAoOQXNzaXN0YW50Q2h1bmsSDAoEdHVybhgBIAEoDRIMCgRzdGVwGAIgASgNEioKBWNodW5rGAMgASgLMhsuZHNoLnNlc3Npb24udjEuU3RyZWFtQ2h1bmsiqQEKEEFzc2lzdGFudE1lc3NhZ2USDAoEdHVybhgBIAEoDRIMCgRzdGVwGAIgASgNEi0KB2NvbnRlbnQYAyADKAsyHC5kc2guc2Vzc2lvbi52MS5Db250ZW50QmxvY2sSJAoFdXNhZ2UYBCABKAsyFS5kc2guc2Vzc2lvbi52MS5Vc2FnZRINCgVtb2RlbBgFIAEoCRIVCg1maW5pc2hfcmVhc29uGAYgASgJIlgKCFRvb2xDYWxsEgwKBHR1cm4YASABKA0SDAoEc3RlcBgCIAEoDRIPCgdjYWxsX2lkGAMgASgJEgwKBG5hbWUYBCABKAkSEQoJYXJndW1lbnRzGAUgASgJIjgKCVRvb2xFcnJvchIMCgRuYW1lGAEgASgJEgwKBGNvZGUYAiABKAkSDwoHbWVzc2FnZRgDIAEoCSK3AQoKVG9vbFJlc3VsdBIMCgR0dXJuGAEgASgNEgwKBHN0ZXAYAiABKA0SDwoHY2FsbF9pZBgDIAEoCRItCgdjb250ZW50GAQgAygLMhwuZHNoLnNlc3Npb24udjEuQ29udGVudEJsb2NrEhAKCGlzX2Vycm9yGAUgASgIEigKBWVycm9yGAYgASgLMhkuZHNoLnNlc3Npb24udjEuVG9vbEVycm9yEhEKCW1ldGFfanNvbhgHIAEoCSJdChFDb2RlRGlzcGF0Y2hTdGFydBIWCg5wYXJlbnRfY2FsbF9pZBgBIAEoCRIPCgdjYWxsX2lkGAIgASgJEgwKBG5hbWUYAyABKAkSEQoJYXJndW1lbnRzGAQgASgJIqIBCgxDb2RlRGlzcGF0Y2gSFgoOcGFyZW50X2NhbGxfaWQYASABKAkSDwoHY2FsbF9pZBgCIAEoCRItCgdjb250ZW50GAMgAygLMhwuZHNoLnNlc3Npb24udjEuQ29udGVudEJsb2NrEhAKCGlzX2Vycm9yGAQgASgIEigKBWVycm9yGAUgASgLMhkuZHNoLnNlc3Npb24udjEuVG9vbEVycm9yInAKClRvb2xPdXRwdXQSDwoHY2FsbF9pZBgBIAEoCRIwCgZzdHJlYW0YAiABKA4yIC5kc2guc2Vzc2lvbi52MS5Ub29sT3V0cHV0U3RyZWFtEgwKBHRleHQYAyABKAkSEQoJdHJ1bmNhdGVkGAQgASgIIlwKEUFwcHJvdmFsUmVxdWVzdGVkEhMKC2FwcHJvdmFsX2lkGAEgASgJEg8KB2NhbGxfaWQYAiABKAkSEQoJdG9vbF9uYW1lGAMgASgJEg4KBnJlYXNvbhgEIAEoCSJbChBBcHByb3ZhbFJlc29sdmVkEhMKC2FwcHJvdmFsX2lkGAEgASgJEjIKCGRlY2lzaW9uGAIgASgOMiAuZHNoLnNlc3Npb24udjEuQXBwcm92YWxEZWNpc2lvbiI0Cg5RdWVzdGlvbk9wdGlvbhINCgVsYWJlbBgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCSJzCghRdWVzdGlvbhIQCghxdWVzdGlvbhgBIAEoCRIOCgZoZWFkZXIYAiABKAkSLwoHb3B0aW9ucxgDIAMoCzIeLmRzaC5zZXNzaW9uLnYxLlF1ZXN0aW9uT3B0aW9uEhQKDG11bHRpX3NlbGVjdBgEIAEoCCJmChFRdWVzdGlvblJlcXVlc3RlZBITCgtxdWVzdGlvbl9pZBgBIAEoCRIPCgdjYWxsX2lkGAIgASgJEisKCXF1ZXN0aW9ucxgDIAMoCzIYLmRzaC5zZXNzaW9uLnYxLlF1ZXN0aW9uIhgKBkFuc3dlchIOCgZ2YWx1ZXMYASADKAkiYwoQUXVlc3Rpb25SZXNvbHZlZBITCgtxdWVzdGlvbl9pZBgBIAEoCRInCgdhbnN3ZXJzGAIgAygLMhYuZHNoLnNlc3Npb24udjEuQW5zd2VyEhEKCWNhbmNlbGxlZBgDIAEoCCIZCglUdXJuU3RhcnQSDAoEdHVybhgBIAEoDSJGCgdUdXJuRW5kEgwKBHR1cm4YASABKA0SLQoGcmVhc29uGAIgASgOMh0uZHNoLnNlc3Npb24udjEuVHVybkVuZFJlYXNvbiIrCgpBZ2VudEVycm9yEg8KB21lc3NhZ2UYASABKAkSDAoEY29kZRgCIAEoCSIxCg5FeHRlbnNpb25FdmVudBIMCgR0eXBlGAEgASgJEhEKCWRhdGFfanNvbhgCIAEoCSJMChFTZXNzaW9uRXZlbnRFbnRyeRIrCgVldmVudBgBIAEoCzIcLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25FdmVudEoECAIQA1IEdmlldyqVAQoQVG9vbE91dHB1dFN0cmVhbRIiCh5UT09MX09VVFBVVF9TVFJFQU1fVU5TUEVDSUZJRUQQABIfChtUT09MX09VVFBVVF9TVFJFQU1fQ09NQklORUQQARIdChlUT09MX09VVFBVVF9TVFJFQU1fU1RET1VUEAISHQoZVE9PTF9PVVRQVVRfU1RSRUFNX1NUREVSUhADKrQBChBBcHByb3ZhbERlY2lzaW9uEiEKHUFQUFJPVkFMX0RFQ0lTSU9OX1VOU1BFQ0lGSUVEEAASGwoXQVBQUk9WQUxfREVDSVNJT05fQUxMT1cQARIaChZBUFBST1ZBTF9ERUNJU0lPTl9ERU5ZEAISIwofQVBQUk9WQUxfREVDSVNJT05fQUxMT1dfU0VTU0lPThADEh8KG0FQUFJPVkFMX0RFQ0lTSU9OX0NBTkNFTExFRBAEKokBCg1UdXJuRW5kUmVhc29uEh8KG1RVUk5fRU5EX1JFQVNPTl9VTlNQRUNJRklFRBAAEh0KGVRVUk5fRU5EX1JFQVNPTl9DT01QTEVURUQQARIdChlUVVJOX0VORF9SRUFTT05fQ0FOQ0VMTEVEEAISGQoVVFVSTl9FTkRfUkVBU09OX0VSUk9SEANiBnByb3RvMw", [file_dsh_session_v1_content, file_google_protobuf_timestamp]);
+  fileDesc("Chtkc2gvc2Vzc2lvbi92MS9ldmVudHMucHJvdG8SDmRzaC5zZXNzaW9uLnYxIowJCgxTZXNzaW9uRXZlbnQSCwoDc2VxGAEgASgNEigKBHRpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjMKDHVzZXJfbWVzc2FnZRgKIAEoCzIbLmRzaC5zZXNzaW9uLnYxLlVzZXJNZXNzYWdlSAASOwoQc3RlZXJpbmdfbWVzc2FnZRgLIAEoCzIfLmRzaC5zZXNzaW9uLnYxLlN0ZWVyaW5nTWVzc2FnZUgAEjkKD2NvbnRleHRfbWVzc2FnZRgMIAEoCzIeLmRzaC5zZXNzaW9uLnYxLkNvbnRleHRNZXNzYWdlSAASOQoPYXNzaXN0YW50X2NodW5rGA0gASgLMh4uZHNoLnNlc3Npb24udjEuQXNzaXN0YW50Q2h1bmtIABI9ChFhc3Npc3RhbnRfbWVzc2FnZRgOIAEoCzIgLmRzaC5zZXNzaW9uLnYxLkFzc2lzdGFudE1lc3NhZ2VIABItCgl0b29sX2NhbGwYDyABKAsyGC5kc2guc2Vzc2lvbi52MS5Ub29sQ2FsbEgAEjEKC3Rvb2xfcmVzdWx0GBAgASgLMhouZHNoLnNlc3Npb24udjEuVG9vbFJlc3VsdEgAEkAKE2NvZGVfZGlzcGF0Y2hfc3RhcnQYESABKAsyIS5kc2guc2Vzc2lvbi52MS5Db2RlRGlzcGF0Y2hTdGFydEgAEjUKDWNvZGVfZGlzcGF0Y2gYEiABKAsyHC5kc2guc2Vzc2lvbi52MS5Db2RlRGlzcGF0Y2hIABIxCgt0b29sX291dHB1dBgaIAEoCzIaLmRzaC5zZXNzaW9uLnYxLlRvb2xPdXRwdXRIABI/ChJhcHByb3ZhbF9yZXF1ZXN0ZWQYEyABKAsyIS5kc2guc2Vzc2lvbi52MS5BcHByb3ZhbFJlcXVlc3RlZEgAEj0KEWFwcHJvdmFsX3Jlc29sdmVkGBQgASgLMiAuZHNoLnNlc3Npb24udjEuQXBwcm92YWxSZXNvbHZlZEgAEj8KEnF1ZXN0aW9uX3JlcXVlc3RlZBgVIAEoCzIhLmRzaC5zZXNzaW9uLnYxLlF1ZXN0aW9uUmVxdWVzdGVkSAASPQoRcXVlc3Rpb25fcmVzb2x2ZWQYFiABKAsyIC5kc2guc2Vzc2lvbi52MS5RdWVzdGlvblJlc29sdmVkSAASLwoKdHVybl9zdGFydBgXIAEoCzIZLmRzaC5zZXNzaW9uLnYxLlR1cm5TdGFydEgAEisKCHR1cm5fZW5kGBggASgLMhcuZHNoLnNlc3Npb24udjEuVHVybkVuZEgAEjEKC2FnZW50X2Vycm9yGBkgASgLMhouZHNoLnNlc3Npb24udjEuQWdlbnRFcnJvckgAEj8KEmNvbnRleHRfY29tcGFjdGlvbhgbIAEoCzIhLmRzaC5zZXNzaW9uLnYxLkNvbnRleHRDb21wYWN0aW9uSAASMwoJZXh0ZW5zaW9uGCggASgLMh4uZHNoLnNlc3Npb24udjEuRXh0ZW5zaW9uRXZlbnRIAEIJCgdwYXlsb2FkIkwKC1VzZXJNZXNzYWdlEi0KB2NvbnRlbnQYASADKAsyHC5kc2guc2Vzc2lvbi52MS5Db250ZW50QmxvY2sSDgoGc291cmNlGAIgASgJIl4KD1N0ZWVyaW5nTWVzc2FnZRIMCgR0dXJuGAEgASgNEi0KB2NvbnRlbnQYAiADKAsyHC5kc2guc2Vzc2lvbi52MS5Db250ZW50QmxvY2sSDgoGc291cmNlGAMgASgJInQKDkNvbnRleHRNZXNzYWdlEi0KB2NvbnRlbnQYASADKAsyHC5kc2guc2Vzc2lvbi52MS5Db250ZW50QmxvY2sSDgoGc291cmNlGAIgASgJEhAKCGVudmVsb3BlGAMgASgJEhEKCW1ldGFfanNvbhgEIAEoCSJYCg5Bc3Npc3RhbnRDaHVuaxIMCgR0dXJuGAEgASgNEgwKBHN0ZXAYAiABKA0SKgoFY2h1bmsYAyABKAsyGy5kc2guc2Vzc2lvbi52MS5TdHJlYW1DaHVuayKpAQoQQXNzaXN0YW50TWVzc2FnZRIMCgR0dXJuGAEgASgNEgwKBHN0ZXAYAiABKA0SLQoHY29udGVudBgDIAMoCzIcLmRzaC5zZXNzaW9uLnYxLkNvbnRlbnRCbG9jaxIkCgV1c2FnZRgEIAEoCzIVLmRzaC5zZXNzaW9uLnYxLlVzYWdlEg0KBW1vZGVsGAUgASgJEhUKDWZpbmlzaF9yZWFzb24YBiABKAkiWAoIVG9vbENhbGwSDAoEdHVybhgBIAEoDRIMCgRzdGVwGAIgASgNEg8KB2NhbGxfaWQYAyABKAkSDAoEbmFtZRgEIAEoCRIRCglhcmd1bWVudHMYBSABKAkiOAoJVG9vbEVycm9yEgwKBG5hbWUYASABKAkSDAoEY29kZRgCIAEoCRIPCgdtZXNzYWdlGAMgASgJIrcBCgpUb29sUmVzdWx0EgwKBHR1cm4YASABKA0SDAoEc3RlcBgCIAEoDRIPCgdjYWxsX2lkGAMgASgJEi0KB2NvbnRlbnQYBCADKAsyHC5kc2guc2Vzc2lvbi52MS5Db250ZW50QmxvY2sSEAoIaXNfZXJyb3IYBSABKAgSKAoFZXJyb3IYBiABKAsyGS5kc2guc2Vzc2lvbi52MS5Ub29sRXJyb3ISEQoJbWV0YV9qc29uGAcgASgJIl0KEUNvZGVEaXNwYXRjaFN0YXJ0EhYKDnBhcmVudF9jYWxsX2lkGAEgASgJEg8KB2NhbGxfaWQYAiABKAkSDAoEbmFtZRgDIAEoCRIRCglhcmd1bWVudHMYBCABKAkiogEKDENvZGVEaXNwYXRjaBIWCg5wYXJlbnRfY2FsbF9pZBgBIAEoCRIPCgdjYWxsX2lkGAIgASgJEi0KB2NvbnRlbnQYAyADKAsyHC5kc2guc2Vzc2lvbi52MS5Db250ZW50QmxvY2sSEAoIaXNfZXJyb3IYBCABKAgSKAoFZXJyb3IYBSABKAsyGS5kc2guc2Vzc2lvbi52MS5Ub29sRXJyb3IicAoKVG9vbE91dHB1dBIPCgdjYWxsX2lkGAEgASgJEjAKBnN0cmVhbRgCIAEoDjIgLmRzaC5zZXNzaW9uLnYxLlRvb2xPdXRwdXRTdHJlYW0SDAoEdGV4dBgDIAEoCRIRCgl0cnVuY2F0ZWQYBCABKAgiXAoRQXBwcm92YWxSZXF1ZXN0ZWQSEwoLYXBwcm92YWxfaWQYASABKAkSDwoHY2FsbF9pZBgCIAEoCRIRCgl0b29sX25hbWUYAyABKAkSDgoGcmVhc29uGAQgASgJIlsKEEFwcHJvdmFsUmVzb2x2ZWQSEwoLYXBwcm92YWxfaWQYASABKAkSMgoIZGVjaXNpb24YAiABKA4yIC5kc2guc2Vzc2lvbi52MS5BcHByb3ZhbERlY2lzaW9uIjQKDlF1ZXN0aW9uT3B0aW9uEg0KBWxhYmVsGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJInMKCFF1ZXN0aW9uEhAKCHF1ZXN0aW9uGAEgASgJEg4KBmhlYWRlchgCIAEoCRIvCgdvcHRpb25zGAMgAygLMh4uZHNoLnNlc3Npb24udjEuUXVlc3Rpb25PcHRpb24SFAoMbXVsdGlfc2VsZWN0GAQgASgIImYKEVF1ZXN0aW9uUmVxdWVzdGVkEhMKC3F1ZXN0aW9uX2lkGAEgASgJEg8KB2NhbGxfaWQYAiABKAkSKwoJcXVlc3Rpb25zGAMgAygLMhguZHNoLnNlc3Npb24udjEuUXVlc3Rpb24iGAoGQW5zd2VyEg4KBnZhbHVlcxgBIAMoCSJjChBRdWVzdGlvblJlc29sdmVkEhMKC3F1ZXN0aW9uX2lkGAEgASgJEicKB2Fuc3dlcnMYAiADKAsyFi5kc2guc2Vzc2lvbi52MS5BbnN3ZXISEQoJY2FuY2VsbGVkGAMgASgIIhkKCVR1cm5TdGFydBIMCgR0dXJuGAEgASgNIkYKB1R1cm5FbmQSDAoEdHVybhgBIAEoDRItCgZyZWFzb24YAiABKA4yHS5kc2guc2Vzc2lvbi52MS5UdXJuRW5kUmVhc29uIisKCkFnZW50RXJyb3ISDwoHbWVzc2FnZRgBIAEoCRIMCgRjb2RlGAIgASgJIqUCChFDb250ZXh0Q29tcGFjdGlvbhIPCgdzdW1tYXJ5GAEgASgJEhkKEXJlcGxhY2VkX2Zyb21fc2VxGAIgASgNEhUKDWtlcHRfZnJvbV9zZXEYAyABKA0SFQoNdG9rZW5zX2JlZm9yZRgEIAEoDRIUCgx0b2tlbnNfYWZ0ZXIYBSABKA0SFgoOY29udGV4dF9idWRnZXQYBiABKA0SMAoGcmVhc29uGAcgASgOMiAuZHNoLnNlc3Npb24udjEuQ29tcGFjdGlvblJlYXNvbhITCgtpbnN0cnVjdGlvbhgIIAEoCRINCgVtb2RlbBgJIAEoCRIkCgV1c2FnZRgKIAEoCzIVLmRzaC5zZXNzaW9uLnYxLlVzYWdlEgwKBHR1cm4YCyABKA0iMQoORXh0ZW5zaW9uRXZlbnQSDAoEdHlwZRgBIAEoCRIRCglkYXRhX2pzb24YAiABKAkiTAoRU2Vzc2lvbkV2ZW50RW50cnkSKwoFZXZlbnQYASABKAsyHC5kc2guc2Vzc2lvbi52MS5TZXNzaW9uRXZlbnRKBAgCEANSBHZpZXcqlQEKEFRvb2xPdXRwdXRTdHJlYW0SIgoeVE9PTF9PVVRQVVRfU1RSRUFNX1VOU1BFQ0lGSUVEEAASHwobVE9PTF9PVVRQVVRfU1RSRUFNX0NPTUJJTkVEEAESHQoZVE9PTF9PVVRQVVRfU1RSRUFNX1NURE9VVBACEh0KGVRPT0xfT1VUUFVUX1NUUkVBTV9TVERFUlIQAyq0AQoQQXBwcm92YWxEZWNpc2lvbhIhCh1BUFBST1ZBTF9ERUNJU0lPTl9VTlNQRUNJRklFRBAAEhsKF0FQUFJPVkFMX0RFQ0lTSU9OX0FMTE9XEAESGgoWQVBQUk9WQUxfREVDSVNJT05fREVOWRACEiMKH0FQUFJPVkFMX0RFQ0lTSU9OX0FMTE9XX1NFU1NJT04QAxIfChtBUFBST1ZBTF9ERUNJU0lPTl9DQU5DRUxMRUQQBCqJAQoNVHVybkVuZFJlYXNvbhIfChtUVVJOX0VORF9SRUFTT05fVU5TUEVDSUZJRUQQABIdChlUVVJOX0VORF9SRUFTT05fQ09NUExFVEVEEAESHQoZVFVSTl9FTkRfUkVBU09OX0NBTkNFTExFRBACEhkKFVRVUk5fRU5EX1JFQVNPTl9FUlJPUhADKncKEENvbXBhY3Rpb25SZWFzb24SIQodQ09NUEFDVElPTl9SRUFTT05fVU5TUEVDSUZJRUQQABIfChtDT01QQUNUSU9OX1JFQVNPTl9BVVRPTUFUSUMQARIfChtDT01QQUNUSU9OX1JFQVNPTl9SRVFVRVNURUQQAmIGcHJvdG8z", [file_dsh_session_v1_content, file_google_protobuf_timestamp]);
 
 /**
  * One raw journal event. The journal stores each event as one JSON line whose
@@ -183,6 +183,16 @@ export type SessionEvent = Message<"dsh.session.v1.SessionEvent"> & {
      */
     value: AgentError;
     case: "agentError";
+  } | {
+    /**
+     * `context/compaction`: the model's history before a cut was summarised, so the
+     * model's next requests carry the summary instead of the events it replaces. Nothing
+     * is deleted: every event stays in the journal and is served as before.
+     *
+     * @generated from field: dsh.session.v1.ContextCompaction context_compaction = 27;
+     */
+    value: ContextCompaction;
+    case: "contextCompaction";
   } | {
     /**
      * Any other type: journals are extensible. Clients show it as collapsed JSON.
@@ -1005,6 +1015,109 @@ export const AgentErrorSchema: GenMessage<AgentError> = /*@__PURE__*/
   messageDesc(file_dsh_session_v1_events, 21);
 
 /**
+ * The model's history was compacted: the model summarised every event before
+ * `kept_from_seq` into `summary`. From this event on, the history the model is sent is
+ * the summary, then the events from `kept_from_seq` on, whole. A host reopening the
+ * session starts its history here instead of at seq 0. The replaced events stay in the
+ * journal, unchanged.
+ *
+ * @generated from message dsh.session.v1.ContextCompaction
+ */
+export type ContextCompaction = Message<"dsh.session.v1.ContextCompaction"> & {
+  /**
+   * The summary, as the model wrote it.
+   *
+   * @generated from field: string summary = 1;
+   */
+  summary: string;
+
+  /**
+   * First seq of the range the summary replaces: the previous compaction's
+   * `kept_from_seq` (that compaction's summary was part of what this one summarised),
+   * or 0 when there was none.
+   *
+   * @generated from field: uint32 replaced_from_seq = 2;
+   */
+  replacedFromSeq: number;
+
+  /**
+   * The summary replaces the events [replaced_from_seq, kept_from_seq); the model is
+   * sent the events from this seq on whole. This event's own seq when the summary
+   * replaces everything before it.
+   *
+   * @generated from field: uint32 kept_from_seq = 3;
+   */
+  keptFromSeq: number;
+
+  /**
+   * Estimated tokens of the model's next request before the compaction.
+   *
+   * @generated from field: uint32 tokens_before = 4;
+   */
+  tokensBefore: number;
+
+  /**
+   * Estimated tokens of the same request after it (system prompt, tools, summary and
+   * the kept events).
+   *
+   * @generated from field: uint32 tokens_after = 5;
+   */
+  tokensAfter: number;
+
+  /**
+   * The model's context budget in force, in tokens: the most a request may carry.
+   *
+   * @generated from field: uint32 context_budget = 6;
+   */
+  contextBudget: number;
+
+  /**
+   * Automatic or requested.
+   *
+   * @generated from field: dsh.session.v1.CompactionReason reason = 7;
+   */
+  reason: CompactionReason;
+
+  /**
+   * What the person asked the summary to keep ("keep the API design decisions"); empty
+   * for an automatic compaction or a request without one.
+   *
+   * @generated from field: string instruction = 8;
+   */
+  instruction: string;
+
+  /**
+   * The model that wrote the summary, as the provider named it.
+   *
+   * @generated from field: string model = 9;
+   */
+  model: string;
+
+  /**
+   * Token usage of the summarising model call(s), summed; absent when the provider
+   * reported none.
+   *
+   * @generated from field: dsh.session.v1.Usage usage = 10;
+   */
+  usage?: Usage | undefined;
+
+  /**
+   * The turn the compaction ran in; for one requested between turns, the last turn
+   * before it (0 before the first turn).
+   *
+   * @generated from field: uint32 turn = 11;
+   */
+  turn: number;
+};
+
+/**
+ * Describes the message dsh.session.v1.ContextCompaction.
+ * Use `create(ContextCompactionSchema)` to create a new message.
+ */
+export const ContextCompactionSchema: GenMessage<ContextCompaction> = /*@__PURE__*/
+  messageDesc(file_dsh_session_v1_events, 22);
+
+/**
  * An event of a type this schema does not know. Nothing is dropped: the journal
  * line's type and its other fields are carried as they were written.
  *
@@ -1031,7 +1144,7 @@ export type ExtensionEvent = Message<"dsh.session.v1.ExtensionEvent"> & {
  * Use `create(ExtensionEventSchema)` to create a new message.
  */
 export const ExtensionEventSchema: GenMessage<ExtensionEvent> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_events, 22);
+  messageDesc(file_dsh_session_v1_events, 23);
 
 /**
  * One journal entry on the wire. It holds the raw event and nothing else: clients
@@ -1053,7 +1166,7 @@ export type SessionEventEntry = Message<"dsh.session.v1.SessionEventEntry"> & {
  * Use `create(SessionEventEntrySchema)` to create a new message.
  */
 export const SessionEventEntrySchema: GenMessage<SessionEventEntry> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_events, 23);
+  messageDesc(file_dsh_session_v1_events, 24);
 
 /**
  * The stream a `tool/output` delta came from.
@@ -1185,4 +1298,38 @@ export enum TurnEndReason {
  */
 export const TurnEndReasonSchema: GenEnum<TurnEndReason> = /*@__PURE__*/
   enumDesc(file_dsh_session_v1_events, 2);
+
+/**
+ * Why the model's history was compacted.
+ *
+ * @generated from enum dsh.session.v1.CompactionReason
+ */
+export enum CompactionReason {
+  /**
+   * Not set.
+   *
+   * @generated from enum value: COMPACTION_REASON_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * The next model step would have passed the model's context budget.
+   *
+   * @generated from enum value: COMPACTION_REASON_AUTOMATIC = 1;
+   */
+  AUTOMATIC = 1,
+
+  /**
+   * A person asked for it (the `Compact` RPC, `/compact` in a client).
+   *
+   * @generated from enum value: COMPACTION_REASON_REQUESTED = 2;
+   */
+  REQUESTED = 2,
+}
+
+/**
+ * Describes the enum dsh.session.v1.CompactionReason.
+ */
+export const CompactionReasonSchema: GenEnum<CompactionReason> = /*@__PURE__*/
+  enumDesc(file_dsh_session_v1_events, 3);
 

@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file dsh/session/v1/service.proto.
  */
 export const file_dsh_session_v1_service: GenFile = /*@__PURE__*/
-  fileDesc("Chxkc2gvc2Vzc2lvbi92MS9zZXJ2aWNlLnByb3RvEg5kc2guc2Vzc2lvbi52MSIVChNEZXNjcmliZUhvc3RSZXF1ZXN0IpMBChREZXNjcmliZUhvc3RSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgJEhYKDmZvcm1hdF92ZXJzaW9uGAIgASgNEhAKCGhvbWVfZGlyGAMgASgJEhQKDGNhcGFiaWxpdGllcxgEIAMoCRITCgtkZWZhdWx0X2N3ZBgFIAEoCRIVCg1kZWZhdWx0X21vZGVsGAYgASgJIhUKE0xpc3RTZXNzaW9uc1JlcXVlc3QiSAoUTGlzdFNlc3Npb25zUmVzcG9uc2USMAoIc2Vzc2lvbnMYASADKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeSKSAgoOU2Vzc2lvblN1bW1hcnkSCgoCaWQYASABKAkSCwoDY3dkGAIgASgJEhEKCXBhcmVudF9pZBgDIAEoCRIuCgpjcmVhdGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgdydW5uaW5nGAYgASgIEg0KBXRpdGxlGAcgASgJEg0KBW1vZGVsGAggASgJEhMKC2V2ZW50X2NvdW50GAkgASgNEhEKCXJlYWRfb25seRgKIAEoCBINCgVlcnJvchgLIAEoCRIOCgZvcmlnaW4YDCABKAkiFgoUV2F0Y2hTZXNzaW9uc1JlcXVlc3QizgIKFVdhdGNoU2Vzc2lvbnNSZXNwb25zZRI0CghzbmFwc2hvdBgBIAEoCzIgLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25zU25hcHNob3RIABIvCgVhZGRlZBgCIAEoCzIeLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25TdW1tYXJ5SAASMQoHcmVtb3ZlZBgDIAEoCzIeLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25SZW1vdmVkSAASLwoGc3RhdHVzGAQgASgLMh0uZHNoLnNlc3Npb24udjEuU2Vzc2lvblN0YXR1c0gAEjEKB3VwZGF0ZWQYBSABKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeUgAEi4KCWhlYXJ0YmVhdBgGIAEoCzIZLmRzaC5zZXNzaW9uLnYxLkhlYXJ0YmVhdEgAQgcKBWZyYW1lIkQKEFNlc3Npb25zU25hcHNob3QSMAoIc2Vzc2lvbnMYASADKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeSIcCg5TZXNzaW9uUmVtb3ZlZBIKCgJpZBgBIAEoCSIsCg1TZXNzaW9uU3RhdHVzEgoKAmlkGAEgASgJEg8KB3J1bm5pbmcYAiABKAgiNQoJSGVhcnRiZWF0EigKBHRpbWUYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInsKFENyZWF0ZVNlc3Npb25SZXF1ZXN0EgsKA2N3ZBgBIAEoCRIRCglwYXJlbnRfaWQYAiABKAkSDQoFbW9kZWwYAyABKAkSDgoGcHJlc2V0GAQgASgJEg0KBXRpdGxlGAUgASgJEhUKDWNvbnRpbnVlX2Zyb20YBiABKAkiSAoVQ3JlYXRlU2Vzc2lvblJlc3BvbnNlEi8KB3Nlc3Npb24YASABKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeSJfCgtQYWdlUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEhcKCmJlZm9yZV9zZXEYAiABKA1IAIgBARIUCgxtYXhfbWVzc2FnZXMYAyABKA1CDQoLX2JlZm9yZV9zZXEifwoMUGFnZVJlc3BvbnNlEjEKBmV2ZW50cxgBIAMoCzIhLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25FdmVudEVudHJ5EhAKCGhhc19tb3JlGAIgASgIEioKCGJhc2VsaW5lGAMgASgLMhguZHNoLnNlc3Npb24udjEuQmFzZWxpbmUifQoIQmFzZWxpbmUSEgoKYmVmb3JlX3NlcRgBIAEoDRIwCgt0b2tlbl91c2FnZRgCIAEoCzIbLmRzaC5zZXNzaW9uLnYxLlRva2VuVG90YWxzEisKCXRvZG9fbGlzdBgDIAEoCzIYLmRzaC5zZXNzaW9uLnYxLlRvZG9MaXN0Ip0BCgtUb2tlblRvdGFscxIUCgxpbnB1dF90b2tlbnMYASABKAQSFQoNb3V0cHV0X3Rva2VucxgCIAEoBBIZChFjYWNoZV9yZWFkX3Rva2VucxgDIAEoBBIaChJjYWNoZV93cml0ZV90b2tlbnMYBCABKAQSGAoQcmVhc29uaW5nX3Rva2VucxgFIAEoBBIQCghtZXNzYWdlcxgGIAEoDSJHCghUb2RvSXRlbRIPCgdjb250ZW50GAEgASgJEioKBnN0YXR1cxgCIAEoDjIaLmRzaC5zZXNzaW9uLnYxLlRvZG9TdGF0dXMiQAoIVG9kb0xpc3QSJwoFaXRlbXMYASADKAsyGC5kc2guc2Vzc2lvbi52MS5Ub2RvSXRlbRILCgNzZXEYAiABKA0iSQoNRm9sbG93UmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEhYKCWFmdGVyX3NlcRgCIAEoDUgAiAEBQgwKCl9hZnRlcl9zZXEirwEKDkZvbGxvd1Jlc3BvbnNlEjAKB29wZW5pbmcYASABKAsyHS5kc2guc2Vzc2lvbi52MS5Gb2xsb3dPcGVuaW5nSAASMgoFZXZlbnQYAiABKAsyIS5kc2guc2Vzc2lvbi52MS5TZXNzaW9uRXZlbnRFbnRyeUgAEi4KCWhlYXJ0YmVhdBgDIAEoCzIZLmRzaC5zZXNzaW9uLnYxLkhlYXJ0YmVhdEgAQgcKBWZyYW1lIkYKDUZvbGxvd09wZW5pbmcSEQoJZmlyc3Rfc2VxGAEgASgNEhUKCGxhc3Rfc2VxGAIgASgNSACIAQFCCwoJX2xhc3Rfc2VxInwKDVByb21wdFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRItCgdjb250ZW50GAIgAygLMhwuZHNoLnNlc3Npb24udjEuQ29udGVudEJsb2NrEigKBG1vZGUYAyABKA4yGi5kc2guc2Vzc2lvbi52MS5Qcm9tcHRNb2RlIjkKDlByb21wdFJlc3BvbnNlEg8KB3N0YXJ0ZWQYASABKAgSFgoOcXVldWVfcG9zaXRpb24YAiABKA0iIwoNQ2FuY2VsUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJIjQKDkNhbmNlbFJlc3BvbnNlEhEKCWNhbmNlbGxlZBgBIAEoCBIPCgdjbGVhcmVkGAIgASgNIpwBCg5SZXNwb25kUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEjQKCGFwcHJvdmFsGAIgASgLMiAuZHNoLnNlc3Npb24udjEuQXBwcm92YWxSZXNwb25zZUgAEjQKCHF1ZXN0aW9uGAMgASgLMiAuZHNoLnNlc3Npb24udjEuUXVlc3Rpb25SZXNwb25zZUgAQgoKCHJlc3BvbnNlIlsKEEFwcHJvdmFsUmVzcG9uc2USEwoLYXBwcm92YWxfaWQYASABKAkSMgoIZGVjaXNpb24YAiABKA4yIC5kc2guc2Vzc2lvbi52MS5BcHByb3ZhbERlY2lzaW9uImMKEFF1ZXN0aW9uUmVzcG9uc2USEwoLcXVlc3Rpb25faWQYASABKAkSJwoHYW5zd2VycxgCIAMoCzIWLmRzaC5zZXNzaW9uLnYxLkFuc3dlchIRCgljYW5jZWxsZWQYAyABKAgiEQoPUmVzcG9uZFJlc3BvbnNlIkYKEkpvdXJuYWxFcnJvckRldGFpbBISCgpzZXNzaW9uX2lkGAEgASgJEgwKBGxpbmUYAiABKA0SDgoGcmVhc29uGAMgASgJKnoKClRvZG9TdGF0dXMSGwoXVE9ET19TVEFUVVNfVU5TUEVDSUZJRUQQABIXChNUT0RPX1NUQVRVU19QRU5ESU5HEAESGwoXVE9ET19TVEFUVVNfSU5fUFJPR1JFU1MQAhIZChVUT0RPX1NUQVRVU19DT01QTEVURUQQAypXCgpQcm9tcHRNb2RlEhsKF1BST01QVF9NT0RFX1VOU1BFQ0lGSUVEEAASFQoRUFJPTVBUX01PREVfUVVFVUUQARIVChFQUk9NUFRfTU9ERV9TVEVFUhACMvAFCg5TZXNzaW9uU2VydmljZRJZCgxEZXNjcmliZUhvc3QSIy5kc2guc2Vzc2lvbi52MS5EZXNjcmliZUhvc3RSZXF1ZXN0GiQuZHNoLnNlc3Npb24udjEuRGVzY3JpYmVIb3N0UmVzcG9uc2USWQoMTGlzdFNlc3Npb25zEiMuZHNoLnNlc3Npb24udjEuTGlzdFNlc3Npb25zUmVxdWVzdBokLmRzaC5zZXNzaW9uLnYxLkxpc3RTZXNzaW9uc1Jlc3BvbnNlEl4KDVdhdGNoU2Vzc2lvbnMSJC5kc2guc2Vzc2lvbi52MS5XYXRjaFNlc3Npb25zUmVxdWVzdBolLmRzaC5zZXNzaW9uLnYxLldhdGNoU2Vzc2lvbnNSZXNwb25zZTABElwKDUNyZWF0ZVNlc3Npb24SJC5kc2guc2Vzc2lvbi52MS5DcmVhdGVTZXNzaW9uUmVxdWVzdBolLmRzaC5zZXNzaW9uLnYxLkNyZWF0ZVNlc3Npb25SZXNwb25zZRJBCgRQYWdlEhsuZHNoLnNlc3Npb24udjEuUGFnZVJlcXVlc3QaHC5kc2guc2Vzc2lvbi52MS5QYWdlUmVzcG9uc2USSQoGRm9sbG93Eh0uZHNoLnNlc3Npb24udjEuRm9sbG93UmVxdWVzdBoeLmRzaC5zZXNzaW9uLnYxLkZvbGxvd1Jlc3BvbnNlMAESRwoGUHJvbXB0Eh0uZHNoLnNlc3Npb24udjEuUHJvbXB0UmVxdWVzdBoeLmRzaC5zZXNzaW9uLnYxLlByb21wdFJlc3BvbnNlEkcKBkNhbmNlbBIdLmRzaC5zZXNzaW9uLnYxLkNhbmNlbFJlcXVlc3QaHi5kc2guc2Vzc2lvbi52MS5DYW5jZWxSZXNwb25zZRJKCgdSZXNwb25kEh4uZHNoLnNlc3Npb24udjEuUmVzcG9uZFJlcXVlc3QaHy5kc2guc2Vzc2lvbi52MS5SZXNwb25kUmVzcG9uc2ViBnByb3RvMw", [file_dsh_session_v1_content, file_dsh_session_v1_events, file_google_protobuf_timestamp]);
+  fileDesc("Chxkc2gvc2Vzc2lvbi92MS9zZXJ2aWNlLnByb3RvEg5kc2guc2Vzc2lvbi52MSIVChNEZXNjcmliZUhvc3RSZXF1ZXN0IpMBChREZXNjcmliZUhvc3RSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgJEhYKDmZvcm1hdF92ZXJzaW9uGAIgASgNEhAKCGhvbWVfZGlyGAMgASgJEhQKDGNhcGFiaWxpdGllcxgEIAMoCRITCgtkZWZhdWx0X2N3ZBgFIAEoCRIVCg1kZWZhdWx0X21vZGVsGAYgASgJIhUKE0xpc3RTZXNzaW9uc1JlcXVlc3QiSAoUTGlzdFNlc3Npb25zUmVzcG9uc2USMAoIc2Vzc2lvbnMYASADKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeSKSAgoOU2Vzc2lvblN1bW1hcnkSCgoCaWQYASABKAkSCwoDY3dkGAIgASgJEhEKCXBhcmVudF9pZBgDIAEoCRIuCgpjcmVhdGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgdydW5uaW5nGAYgASgIEg0KBXRpdGxlGAcgASgJEg0KBW1vZGVsGAggASgJEhMKC2V2ZW50X2NvdW50GAkgASgNEhEKCXJlYWRfb25seRgKIAEoCBINCgVlcnJvchgLIAEoCRIOCgZvcmlnaW4YDCABKAkiFgoUV2F0Y2hTZXNzaW9uc1JlcXVlc3QizgIKFVdhdGNoU2Vzc2lvbnNSZXNwb25zZRI0CghzbmFwc2hvdBgBIAEoCzIgLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25zU25hcHNob3RIABIvCgVhZGRlZBgCIAEoCzIeLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25TdW1tYXJ5SAASMQoHcmVtb3ZlZBgDIAEoCzIeLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25SZW1vdmVkSAASLwoGc3RhdHVzGAQgASgLMh0uZHNoLnNlc3Npb24udjEuU2Vzc2lvblN0YXR1c0gAEjEKB3VwZGF0ZWQYBSABKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeUgAEi4KCWhlYXJ0YmVhdBgGIAEoCzIZLmRzaC5zZXNzaW9uLnYxLkhlYXJ0YmVhdEgAQgcKBWZyYW1lIkQKEFNlc3Npb25zU25hcHNob3QSMAoIc2Vzc2lvbnMYASADKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeSIcCg5TZXNzaW9uUmVtb3ZlZBIKCgJpZBgBIAEoCSIsCg1TZXNzaW9uU3RhdHVzEgoKAmlkGAEgASgJEg8KB3J1bm5pbmcYAiABKAgiNQoJSGVhcnRiZWF0EigKBHRpbWUYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInsKFENyZWF0ZVNlc3Npb25SZXF1ZXN0EgsKA2N3ZBgBIAEoCRIRCglwYXJlbnRfaWQYAiABKAkSDQoFbW9kZWwYAyABKAkSDgoGcHJlc2V0GAQgASgJEg0KBXRpdGxlGAUgASgJEhUKDWNvbnRpbnVlX2Zyb20YBiABKAkiSAoVQ3JlYXRlU2Vzc2lvblJlc3BvbnNlEi8KB3Nlc3Npb24YASABKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeSJfCgtQYWdlUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEhcKCmJlZm9yZV9zZXEYAiABKA1IAIgBARIUCgxtYXhfbWVzc2FnZXMYAyABKA1CDQoLX2JlZm9yZV9zZXEifwoMUGFnZVJlc3BvbnNlEjEKBmV2ZW50cxgBIAMoCzIhLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25FdmVudEVudHJ5EhAKCGhhc19tb3JlGAIgASgIEioKCGJhc2VsaW5lGAMgASgLMhguZHNoLnNlc3Npb24udjEuQmFzZWxpbmUikgIKCEJhc2VsaW5lEhIKCmJlZm9yZV9zZXEYASABKA0SMAoLdG9rZW5fdXNhZ2UYAiABKAsyGy5kc2guc2Vzc2lvbi52MS5Ub2tlblRvdGFscxIrCgl0b2RvX2xpc3QYAyABKAsyGC5kc2guc2Vzc2lvbi52MS5Ub2RvTGlzdBI5ChFsYXRlc3RfY29tcGFjdGlvbhgEIAEoCzIeLmRzaC5zZXNzaW9uLnYxLkNvbXBhY3Rpb25NYXJrEigKBGNvc3QYBSABKAsyGi5kc2guc2Vzc2lvbi52MS5Db3N0VG90YWxzEi4KC2xhdGVzdF90dXJuGAYgASgLMhkuZHNoLnNlc3Npb24udjEuVHVyblVzYWdlImEKDkNvbXBhY3Rpb25NYXJrEgsKA3NlcRgBIAEoDRIVCg1rZXB0X2Zyb21fc2VxGAIgASgNEhUKDXRva2Vuc19iZWZvcmUYAyABKA0SFAoMdG9rZW5zX2FmdGVyGAQgASgNIkcKCkNvc3RUb3RhbHMSCwoDdXNkGAEgASgBEhQKDHByaWNlZF9zdGVwcxgCIAEoDRIWCg51bnByaWNlZF9zdGVwcxgDIAEoDSJwCglUdXJuVXNhZ2USDAoEdHVybhgBIAEoDRIrCgZ0b2tlbnMYAiABKAsyGy5kc2guc2Vzc2lvbi52MS5Ub2tlblRvdGFscxIoCgRjb3N0GAMgASgLMhouZHNoLnNlc3Npb24udjEuQ29zdFRvdGFscyKdAQoLVG9rZW5Ub3RhbHMSFAoMaW5wdXRfdG9rZW5zGAEgASgEEhUKDW91dHB1dF90b2tlbnMYAiABKAQSGQoRY2FjaGVfcmVhZF90b2tlbnMYAyABKAQSGgoSY2FjaGVfd3JpdGVfdG9rZW5zGAQgASgEEhgKEHJlYXNvbmluZ190b2tlbnMYBSABKAQSEAoIbWVzc2FnZXMYBiABKA0iRwoIVG9kb0l0ZW0SDwoHY29udGVudBgBIAEoCRIqCgZzdGF0dXMYAiABKA4yGi5kc2guc2Vzc2lvbi52MS5Ub2RvU3RhdHVzIkAKCFRvZG9MaXN0EicKBWl0ZW1zGAEgAygLMhguZHNoLnNlc3Npb24udjEuVG9kb0l0ZW0SCwoDc2VxGAIgASgNIkkKDUZvbGxvd1JlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRIWCglhZnRlcl9zZXEYAiABKA1IAIgBAUIMCgpfYWZ0ZXJfc2VxIq8BCg5Gb2xsb3dSZXNwb25zZRIwCgdvcGVuaW5nGAEgASgLMh0uZHNoLnNlc3Npb24udjEuRm9sbG93T3BlbmluZ0gAEjIKBWV2ZW50GAIgASgLMiEuZHNoLnNlc3Npb24udjEuU2Vzc2lvbkV2ZW50RW50cnlIABIuCgloZWFydGJlYXQYAyABKAsyGS5kc2guc2Vzc2lvbi52MS5IZWFydGJlYXRIAEIHCgVmcmFtZSJGCg1Gb2xsb3dPcGVuaW5nEhEKCWZpcnN0X3NlcRgBIAEoDRIVCghsYXN0X3NlcRgCIAEoDUgAiAEBQgsKCV9sYXN0X3NlcSJ8Cg1Qcm9tcHRSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSLQoHY29udGVudBgCIAMoCzIcLmRzaC5zZXNzaW9uLnYxLkNvbnRlbnRCbG9jaxIoCgRtb2RlGAMgASgOMhouZHNoLnNlc3Npb24udjEuUHJvbXB0TW9kZSI5Cg5Qcm9tcHRSZXNwb25zZRIPCgdzdGFydGVkGAEgASgIEhYKDnF1ZXVlX3Bvc2l0aW9uGAIgASgNIiMKDUNhbmNlbFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCSI0Cg5DYW5jZWxSZXNwb25zZRIRCgljYW5jZWxsZWQYASABKAgSDwoHY2xlYXJlZBgCIAEoDSKcAQoOUmVzcG9uZFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRI0CghhcHByb3ZhbBgCIAEoCzIgLmRzaC5zZXNzaW9uLnYxLkFwcHJvdmFsUmVzcG9uc2VIABI0CghxdWVzdGlvbhgDIAEoCzIgLmRzaC5zZXNzaW9uLnYxLlF1ZXN0aW9uUmVzcG9uc2VIAEIKCghyZXNwb25zZSJbChBBcHByb3ZhbFJlc3BvbnNlEhMKC2FwcHJvdmFsX2lkGAEgASgJEjIKCGRlY2lzaW9uGAIgASgOMiAuZHNoLnNlc3Npb24udjEuQXBwcm92YWxEZWNpc2lvbiJjChBRdWVzdGlvblJlc3BvbnNlEhMKC3F1ZXN0aW9uX2lkGAEgASgJEicKB2Fuc3dlcnMYAiADKAsyFi5kc2guc2Vzc2lvbi52MS5BbnN3ZXISEQoJY2FuY2VsbGVkGAMgASgIIhEKD1Jlc3BvbmRSZXNwb25zZSI5Cg5Db21wYWN0UmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEhMKC2luc3RydWN0aW9uGAIgASgJIiIKD0NvbXBhY3RSZXNwb25zZRIPCgdzdGFydGVkGAEgASgIIkYKEkpvdXJuYWxFcnJvckRldGFpbBISCgpzZXNzaW9uX2lkGAEgASgJEgwKBGxpbmUYAiABKA0SDgoGcmVhc29uGAMgASgJKnoKClRvZG9TdGF0dXMSGwoXVE9ET19TVEFUVVNfVU5TUEVDSUZJRUQQABIXChNUT0RPX1NUQVRVU19QRU5ESU5HEAESGwoXVE9ET19TVEFUVVNfSU5fUFJPR1JFU1MQAhIZChVUT0RPX1NUQVRVU19DT01QTEVURUQQAypXCgpQcm9tcHRNb2RlEhsKF1BST01QVF9NT0RFX1VOU1BFQ0lGSUVEEAASFQoRUFJPTVBUX01PREVfUVVFVUUQARIVChFQUk9NUFRfTU9ERV9TVEVFUhACMrwGCg5TZXNzaW9uU2VydmljZRJZCgxEZXNjcmliZUhvc3QSIy5kc2guc2Vzc2lvbi52MS5EZXNjcmliZUhvc3RSZXF1ZXN0GiQuZHNoLnNlc3Npb24udjEuRGVzY3JpYmVIb3N0UmVzcG9uc2USWQoMTGlzdFNlc3Npb25zEiMuZHNoLnNlc3Npb24udjEuTGlzdFNlc3Npb25zUmVxdWVzdBokLmRzaC5zZXNzaW9uLnYxLkxpc3RTZXNzaW9uc1Jlc3BvbnNlEl4KDVdhdGNoU2Vzc2lvbnMSJC5kc2guc2Vzc2lvbi52MS5XYXRjaFNlc3Npb25zUmVxdWVzdBolLmRzaC5zZXNzaW9uLnYxLldhdGNoU2Vzc2lvbnNSZXNwb25zZTABElwKDUNyZWF0ZVNlc3Npb24SJC5kc2guc2Vzc2lvbi52MS5DcmVhdGVTZXNzaW9uUmVxdWVzdBolLmRzaC5zZXNzaW9uLnYxLkNyZWF0ZVNlc3Npb25SZXNwb25zZRJBCgRQYWdlEhsuZHNoLnNlc3Npb24udjEuUGFnZVJlcXVlc3QaHC5kc2guc2Vzc2lvbi52MS5QYWdlUmVzcG9uc2USSQoGRm9sbG93Eh0uZHNoLnNlc3Npb24udjEuRm9sbG93UmVxdWVzdBoeLmRzaC5zZXNzaW9uLnYxLkZvbGxvd1Jlc3BvbnNlMAESRwoGUHJvbXB0Eh0uZHNoLnNlc3Npb24udjEuUHJvbXB0UmVxdWVzdBoeLmRzaC5zZXNzaW9uLnYxLlByb21wdFJlc3BvbnNlEkcKBkNhbmNlbBIdLmRzaC5zZXNzaW9uLnYxLkNhbmNlbFJlcXVlc3QaHi5kc2guc2Vzc2lvbi52MS5DYW5jZWxSZXNwb25zZRJKCgdSZXNwb25kEh4uZHNoLnNlc3Npb24udjEuUmVzcG9uZFJlcXVlc3QaHy5kc2guc2Vzc2lvbi52MS5SZXNwb25kUmVzcG9uc2USSgoHQ29tcGFjdBIeLmRzaC5zZXNzaW9uLnYxLkNvbXBhY3RSZXF1ZXN0Gh8uZHNoLnNlc3Npb24udjEuQ29tcGFjdFJlc3BvbnNlYgZwcm90bzM", [file_dsh_session_v1_content, file_dsh_session_v1_events, file_google_protobuf_timestamp]);
 
 /**
  * Asks for facts about the host.
@@ -62,7 +62,7 @@ export type DescribeHostResponse = Message<"dsh.session.v1.DescribeHostResponse"
 
   /**
    * What the host can do: "page", "follow", "watch", "create", "prompt", "cancel",
-   * "respond". Read-only hosts (fixtures) leave out the write capabilities.
+   * "respond", "compact". Read-only hosts (fixtures) leave out the write capabilities.
    *
    * @generated from field: repeated string capabilities = 4;
    */
@@ -569,7 +569,7 @@ export type Baseline = Message<"dsh.session.v1.Baseline"> & {
   beforeSeq: number;
 
   /**
-   * Token usage summed over every assistant message before before_seq.
+   * Token usage summed over every assistant message and compaction before before_seq.
    *
    * @generated from field: dsh.session.v1.TokenTotals token_usage = 2;
    */
@@ -581,6 +581,29 @@ export type Baseline = Message<"dsh.session.v1.Baseline"> & {
    * @generated from field: dsh.session.v1.TodoList todo_list = 3;
    */
   todoList?: TodoList | undefined;
+
+  /**
+   * The latest `context/compaction` before before_seq; absent when there was none. A
+   * host reopening a session's agent finds where its model history starts here.
+   *
+   * @generated from field: dsh.session.v1.CompactionMark latest_compaction = 4;
+   */
+  latestCompaction?: CompactionMark | undefined;
+
+  /**
+   * Cost of every step before before_seq that reported usage, priced with the host's
+   * price table; absent when the host has no price table.
+   *
+   * @generated from field: dsh.session.v1.CostTotals cost = 5;
+   */
+  cost?: CostTotals | undefined;
+
+  /**
+   * Usage (and cost) of the latest turn with usage before before_seq; absent before any.
+   *
+   * @generated from field: dsh.session.v1.TurnUsage latest_turn = 6;
+   */
+  latestTurn?: TurnUsage | undefined;
 };
 
 /**
@@ -589,6 +612,120 @@ export type Baseline = Message<"dsh.session.v1.Baseline"> & {
  */
 export const BaselineSchema: GenMessage<Baseline> = /*@__PURE__*/
   messageDesc(file_dsh_session_v1_service, 15);
+
+/**
+ * Where the latest compaction is and what it did, without its summary.
+ *
+ * @generated from message dsh.session.v1.CompactionMark
+ */
+export type CompactionMark = Message<"dsh.session.v1.CompactionMark"> & {
+  /**
+   * Seq of the `context/compaction` event.
+   *
+   * @generated from field: uint32 seq = 1;
+   */
+  seq: number;
+
+  /**
+   * Its `kept_from_seq`: the model's history is the summary, then events from here on.
+   *
+   * @generated from field: uint32 kept_from_seq = 2;
+   */
+  keptFromSeq: number;
+
+  /**
+   * Its `tokens_before`.
+   *
+   * @generated from field: uint32 tokens_before = 3;
+   */
+  tokensBefore: number;
+
+  /**
+   * Its `tokens_after`.
+   *
+   * @generated from field: uint32 tokens_after = 4;
+   */
+  tokensAfter: number;
+};
+
+/**
+ * Describes the message dsh.session.v1.CompactionMark.
+ * Use `create(CompactionMarkSchema)` to create a new message.
+ */
+export const CompactionMarkSchema: GenMessage<CompactionMark> = /*@__PURE__*/
+  messageDesc(file_dsh_session_v1_service, 16);
+
+/**
+ * Cost in US dollars, from the host's price table (USD per million tokens for input,
+ * output, cache reads and cache writes, per model).
+ *
+ * @generated from message dsh.session.v1.CostTotals
+ */
+export type CostTotals = Message<"dsh.session.v1.CostTotals"> & {
+  /**
+   * Dollars spent on the priced steps.
+   *
+   * @generated from field: double usd = 1;
+   */
+  usd: number;
+
+  /**
+   * Steps (assistant messages and compactions) that reported usage and whose model has
+   * a price: `usd` covers these.
+   *
+   * @generated from field: uint32 priced_steps = 2;
+   */
+  pricedSteps: number;
+
+  /**
+   * Steps that reported usage but whose model has no price: `usd` leaves them out.
+   *
+   * @generated from field: uint32 unpriced_steps = 3;
+   */
+  unpricedSteps: number;
+};
+
+/**
+ * Describes the message dsh.session.v1.CostTotals.
+ * Use `create(CostTotalsSchema)` to create a new message.
+ */
+export const CostTotalsSchema: GenMessage<CostTotals> = /*@__PURE__*/
+  messageDesc(file_dsh_session_v1_service, 17);
+
+/**
+ * Token usage and cost of one turn.
+ *
+ * @generated from message dsh.session.v1.TurnUsage
+ */
+export type TurnUsage = Message<"dsh.session.v1.TurnUsage"> & {
+  /**
+   * The turn number.
+   *
+   * @generated from field: uint32 turn = 1;
+   */
+  turn: number;
+
+  /**
+   * Usage summed over the turn's assistant messages and compactions.
+   *
+   * @generated from field: dsh.session.v1.TokenTotals tokens = 2;
+   */
+  tokens?: TokenTotals | undefined;
+
+  /**
+   * Cost of the turn; absent when the host has no price table.
+   *
+   * @generated from field: dsh.session.v1.CostTotals cost = 3;
+   */
+  cost?: CostTotals | undefined;
+};
+
+/**
+ * Describes the message dsh.session.v1.TurnUsage.
+ * Use `create(TurnUsageSchema)` to create a new message.
+ */
+export const TurnUsageSchema: GenMessage<TurnUsage> = /*@__PURE__*/
+  messageDesc(file_dsh_session_v1_service, 18);
 
 /**
  * Token usage summed over many model steps. 64-bit: a long-lived session can pass
@@ -633,7 +770,8 @@ export type TokenTotals = Message<"dsh.session.v1.TokenTotals"> & {
   reasoningTokens: bigint;
 
   /**
-   * Number of assistant messages that reported usage.
+   * Number of assistant messages that reported usage (compactions are summed in the
+   * token counts but not counted here).
    *
    * @generated from field: uint32 messages = 6;
    */
@@ -645,7 +783,7 @@ export type TokenTotals = Message<"dsh.session.v1.TokenTotals"> & {
  * Use `create(TokenTotalsSchema)` to create a new message.
  */
 export const TokenTotalsSchema: GenMessage<TokenTotals> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 16);
+  messageDesc(file_dsh_session_v1_service, 19);
 
 /**
  * One item of a todo list.
@@ -673,7 +811,7 @@ export type TodoItem = Message<"dsh.session.v1.TodoItem"> & {
  * Use `create(TodoItemSchema)` to create a new message.
  */
 export const TodoItemSchema: GenMessage<TodoItem> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 17);
+  messageDesc(file_dsh_session_v1_service, 20);
 
 /**
  * A todo list.
@@ -701,7 +839,7 @@ export type TodoList = Message<"dsh.session.v1.TodoList"> & {
  * Use `create(TodoListSchema)` to create a new message.
  */
 export const TodoListSchema: GenMessage<TodoList> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 18);
+  messageDesc(file_dsh_session_v1_service, 21);
 
 /**
  * Asks to follow a session live.
@@ -732,7 +870,7 @@ export type FollowRequest = Message<"dsh.session.v1.FollowRequest"> & {
  * Use `create(FollowRequestSchema)` to create a new message.
  */
 export const FollowRequestSchema: GenMessage<FollowRequest> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 19);
+  messageDesc(file_dsh_session_v1_service, 22);
 
 /**
  * One frame of a follow stream: the opening frame first, then events and
@@ -778,7 +916,7 @@ export type FollowResponse = Message<"dsh.session.v1.FollowResponse"> & {
  * Use `create(FollowResponseSchema)` to create a new message.
  */
 export const FollowResponseSchema: GenMessage<FollowResponse> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 20);
+  messageDesc(file_dsh_session_v1_service, 23);
 
 /**
  * The cursor a follow stream opens at.
@@ -806,7 +944,7 @@ export type FollowOpening = Message<"dsh.session.v1.FollowOpening"> & {
  * Use `create(FollowOpeningSchema)` to create a new message.
  */
 export const FollowOpeningSchema: GenMessage<FollowOpening> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 21);
+  messageDesc(file_dsh_session_v1_service, 24);
 
 /**
  * Sends input to a session's agent.
@@ -841,7 +979,7 @@ export type PromptRequest = Message<"dsh.session.v1.PromptRequest"> & {
  * Use `create(PromptRequestSchema)` to create a new message.
  */
 export const PromptRequestSchema: GenMessage<PromptRequest> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 22);
+  messageDesc(file_dsh_session_v1_service, 25);
 
 /**
  * What happened to the input.
@@ -869,7 +1007,7 @@ export type PromptResponse = Message<"dsh.session.v1.PromptResponse"> & {
  * Use `create(PromptResponseSchema)` to create a new message.
  */
 export const PromptResponseSchema: GenMessage<PromptResponse> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 23);
+  messageDesc(file_dsh_session_v1_service, 26);
 
 /**
  * Asks to cancel a session's work.
@@ -890,7 +1028,7 @@ export type CancelRequest = Message<"dsh.session.v1.CancelRequest"> & {
  * Use `create(CancelRequestSchema)` to create a new message.
  */
 export const CancelRequestSchema: GenMessage<CancelRequest> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 24);
+  messageDesc(file_dsh_session_v1_service, 27);
 
 /**
  * The result of a cancel.
@@ -918,7 +1056,7 @@ export type CancelResponse = Message<"dsh.session.v1.CancelResponse"> & {
  * Use `create(CancelResponseSchema)` to create a new message.
  */
 export const CancelResponseSchema: GenMessage<CancelResponse> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 25);
+  messageDesc(file_dsh_session_v1_service, 28);
 
 /**
  * Answers a pending approval or question.
@@ -962,7 +1100,7 @@ export type RespondRequest = Message<"dsh.session.v1.RespondRequest"> & {
  * Use `create(RespondRequestSchema)` to create a new message.
  */
 export const RespondRequestSchema: GenMessage<RespondRequest> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 26);
+  messageDesc(file_dsh_session_v1_service, 29);
 
 /**
  * A decision on a pending approval.
@@ -990,7 +1128,7 @@ export type ApprovalResponse = Message<"dsh.session.v1.ApprovalResponse"> & {
  * Use `create(ApprovalResponseSchema)` to create a new message.
  */
 export const ApprovalResponseSchema: GenMessage<ApprovalResponse> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 27);
+  messageDesc(file_dsh_session_v1_service, 30);
 
 /**
  * Answers to a pending question request.
@@ -1025,7 +1163,7 @@ export type QuestionResponse = Message<"dsh.session.v1.QuestionResponse"> & {
  * Use `create(QuestionResponseSchema)` to create a new message.
  */
 export const QuestionResponseSchema: GenMessage<QuestionResponse> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 28);
+  messageDesc(file_dsh_session_v1_service, 31);
 
 /**
  * The answer was accepted.
@@ -1040,7 +1178,58 @@ export type RespondResponse = Message<"dsh.session.v1.RespondResponse"> & {
  * Use `create(RespondResponseSchema)` to create a new message.
  */
 export const RespondResponseSchema: GenMessage<RespondResponse> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 29);
+  messageDesc(file_dsh_session_v1_service, 32);
+
+/**
+ * Asks for a compaction of a session's model history.
+ *
+ * @generated from message dsh.session.v1.CompactRequest
+ */
+export type CompactRequest = Message<"dsh.session.v1.CompactRequest"> & {
+  /**
+   * The session.
+   *
+   * @generated from field: string session_id = 1;
+   */
+  sessionId: string;
+
+  /**
+   * What the summary should keep ("keep the API design decisions"); empty for none.
+   * At most 4096 characters.
+   *
+   * @generated from field: string instruction = 2;
+   */
+  instruction: string;
+};
+
+/**
+ * Describes the message dsh.session.v1.CompactRequest.
+ * Use `create(CompactRequestSchema)` to create a new message.
+ */
+export const CompactRequestSchema: GenMessage<CompactRequest> = /*@__PURE__*/
+  messageDesc(file_dsh_session_v1_service, 33);
+
+/**
+ * Where the compaction stands.
+ *
+ * @generated from message dsh.session.v1.CompactResponse
+ */
+export type CompactResponse = Message<"dsh.session.v1.CompactResponse"> & {
+  /**
+   * True when the compaction started now (the session was idle); false when it runs
+   * before the running turn's next model step.
+   *
+   * @generated from field: bool started = 1;
+   */
+  started: boolean;
+};
+
+/**
+ * Describes the message dsh.session.v1.CompactResponse.
+ * Use `create(CompactResponseSchema)` to create a new message.
+ */
+export const CompactResponseSchema: GenMessage<CompactResponse> = /*@__PURE__*/
+  messageDesc(file_dsh_session_v1_service, 34);
 
 /**
  * Error detail attached to a failed_precondition error when a session's journal
@@ -1077,7 +1266,7 @@ export type JournalErrorDetail = Message<"dsh.session.v1.JournalErrorDetail"> & 
  * Use `create(JournalErrorDetailSchema)` to create a new message.
  */
 export const JournalErrorDetailSchema: GenMessage<JournalErrorDetail> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 30);
+  messageDesc(file_dsh_session_v1_service, 35);
 
 /**
  * The status of a todo item.
@@ -1254,6 +1443,18 @@ export const SessionService: GenService<{
     methodKind: "unary";
     input: typeof RespondRequestSchema;
     output: typeof RespondResponseSchema;
+  },
+  /**
+   * Compacts the session's model history: the model summarises it and the journal
+   * records `context/compaction`. Runs now when the session is idle, else before the
+   * running turn's next model step.
+   *
+   * @generated from rpc dsh.session.v1.SessionService.Compact
+   */
+  compact: {
+    methodKind: "unary";
+    input: typeof CompactRequestSchema;
+    output: typeof CompactResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_dsh_session_v1_service, 0);

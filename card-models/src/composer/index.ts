@@ -1,0 +1,1 @@
+export { compactCommand, composerCommand, type ComposerCommand } from './composer-command.js';
