@@ -186,10 +186,10 @@ export function createModelHistory(options: ModelHistoryOptions): ModelHistory {
           case 'approvalResolved':
           case 'questionRequested':
           case 'questionResolved':
+          // Live output (toolOutput) is for people watching; the model gets the call's result only.
+          case 'toolOutput':
           case 'agentError':
           case 'extension':
-          // Live output is for people watching; the model gets the call's result only.
-          case 'toolOutput':
           case undefined:
             break;
           default: {

@@ -9,7 +9,6 @@ import { createFirstPartyTools, searchProviderFromEnv } from '@dsh/tools';
 import {
   createProjectionRegistry,
   standardProjections,
-  type JournalStore,
   type ModelPrice,
   type PriceTable,
 } from '@dsh/journal';
