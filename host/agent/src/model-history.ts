@@ -178,6 +178,7 @@ export function createModelHistory(options: ModelHistoryOptions): ModelHistory {
           case 'turnEnd':
             lastTurn = Math.max(lastTurn, payload.value.turn);
             break;
+          // Live output (toolOutput) is for people watching; the model gets the call's result only.
           case 'assistantChunk':
           case 'toolCall':
           case 'codeDispatchStart':
@@ -186,7 +187,6 @@ export function createModelHistory(options: ModelHistoryOptions): ModelHistory {
           case 'approvalResolved':
           case 'questionRequested':
           case 'questionResolved':
-          // Live output (toolOutput) is for people watching; the model gets the call's result only.
           case 'toolOutput':
           case 'agentError':
           case 'extension':
