@@ -1,9 +1,11 @@
 import type { BenchRow } from './bench-row.js';
 import { followBench } from './follow-bench.js';
+import { liveOutputBench } from './live-output-bench.js';
 import { webBench } from './web-bench.js';
 
 /** Further benchmark sections by name; each gets `quick` and returns its rows. */
 export const sections: ReadonlyArray<readonly [string, (quick: boolean) => Promise<BenchRow[]>]> = [
   ['follow', followBench],
+  ['live', liveOutputBench],
   ['web', () => webBench()],
 ];
