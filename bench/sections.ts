@@ -1,11 +1,13 @@
 import type { BenchRow } from './bench-row.js';
 import { compactionBench } from './compaction-bench.js';
 import { followBench } from './follow-bench.js';
+import { liveOutputBench } from './live-output-bench.js';
 import { webBench } from './web-bench.js';
 
 /** Further benchmark sections by name; each gets `quick` and returns its rows. */
 export const sections: ReadonlyArray<readonly [string, (quick: boolean) => Promise<BenchRow[]>]> = [
   ['compaction', compactionBench],
   ['follow', followBench],
+  ['live', liveOutputBench],
   ['web', () => webBench()],
 ];

@@ -1,8 +1,8 @@
 import type { SessionEvent } from '@dsh/gen/events';
-import { createAgentRuntime } from '@dsh/agent';
+import { createAgentRuntime, type ApprovalPolicy } from '@dsh/agent';
 import type { Payload } from '@dsh/fixtures';
 import { createJournalStore } from '@dsh/journal-file';
-import { createDemoProvider } from '@dsh/providers';
+import { createDemoProvider, type ModelProvider } from '@dsh/providers';
 import { startServer } from '@dsh/server';
 import { createFirstPartyTools } from '@dsh/tools';
 
@@ -31,12 +31,14 @@ export interface TestHost {
 
 /**
  * Starts a host on 127.0.0.1 (`port` 0 picks one) over `dataDir` and read-only
- * `fixtureDirs`, with the offline demo model and the first-party tools.
+ * `fixtureDirs`, with the first-party tools and the offline demo model (or `provider`).
  */
 export async function startTestHost(options: {
   dataDir: string;
   fixtureDirs?: readonly string[];
   port?: number;
+  provider?: ModelProvider;
+  approvals?: Record<string, ApprovalPolicy>;
 }): Promise<TestHost> {
   const store = await createJournalStore({
     dataDir: options.dataDir,
@@ -45,8 +47,9 @@ export async function startTestHost(options: {
   const tools = createFirstPartyTools({ homeDir: options.dataDir });
   const agent = createAgentRuntime({
     store,
-    provider: createDemoProvider({ chunkDelayMs: 5 }),
+    provider: options.provider ?? createDemoProvider({ chunkDelayMs: 5 }),
     tools: tools.tools,
+    approvals: options.approvals ?? {},
   });
   const running = await startServer({
     store,

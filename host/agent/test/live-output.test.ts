@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionEvent, ToolOutput } from '@dsh/gen/events';
-import type { EventPayload } from '@dsh/journal';
+import { encodeEventLine, type EventPayload } from '@dsh/journal';
 import {
   createRunCodeTool,
   createShellTool,
@@ -220,4 +220,27 @@ describe('live output through the agent runtime', () => {
     expect(request).toContain('visible\\n[exit code: 0]');
     expect(request.match(/visible/g)).toHaveLength(1);
   });
+
+  it('keeps the tail page over a call that printed 50 MB bounded by the live budget', async () => {
+    shells = new ShellSessions();
+    const command = "head -c 50000000 /dev/zero | tr '\\0' x | fold -w 99";
+    const { events, harness } = await runOne([createShellTool('bash', shells)], 'bash', {
+      command,
+    });
+    const deltas = deltasOf(events, 'call_live');
+    const page = await harness.journal.page(undefined, 50);
+    const bytes = page.events.reduce((sum, e) => sum + Buffer.byteLength(encodeEventLine(e)), 0);
+    const onPage = page.events.filter((e) => e.payload.case === 'toolOutput');
+    // The figures the journal README quotes.
+    console.log(
+      `50 MB command: ${deltas.length} deltas; tail page ${page.events.length} events, ${bytes} bytes`,
+    );
+    expect(onPage).toHaveLength(deltas.length);
+    expect(deltas.length).toBeLessThanOrEqual(liveOutputLimits.maxEvents);
+    const last = deltas.at(-1);
+    expect(last && payloadOf(last, 'toolOutput').truncated).toBe(true);
+    expect(joined(deltas).length).toBeLessThanOrEqual(liveOutputLimits.budgetBytes);
+    // Live budget plus per-event framing plus the spilled (tool-limited) result.
+    expect(bytes).toBeLessThan(liveOutputLimits.budgetBytes + deltas.length * 300 + 200_000);
+  }, 60_000);
 });
