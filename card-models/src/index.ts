@@ -39,6 +39,7 @@ export {
   flattenContent,
   genericRow,
   highlightLines,
+  highlightLinesWith,
   httpHref,
   limitTerminalLines,
   normalizePath,
