@@ -15,61 +15,67 @@ from dsh.session.v1 import content_pb2 as dsh_dot_session_dot_v1_dot_content__pb
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1b\x64sh/session/v1/events.proto\x12\x0e\x64sh.session.v1\x1a\x1c\x64sh/session/v1/content.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x9f\n\n\x0cSessionEvent\x12\x10\n\x03seq\x18\x01 \x01(\rR\x03seq\x12.\n\x04time\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\x04time\x12@\n\x0cuser_message\x18\n \x01(\x0b\x32\x1b.dsh.session.v1.UserMessageH\x00R\x0buserMessage\x12L\n\x10steering_message\x18\x0b \x01(\x0b\x32\x1f.dsh.session.v1.SteeringMessageH\x00R\x0fsteeringMessage\x12I\n\x0f\x63ontext_message\x18\x0c \x01(\x0b\x32\x1e.dsh.session.v1.ContextMessageH\x00R\x0e\x63ontextMessage\x12I\n\x0f\x61ssistant_chunk\x18\r \x01(\x0b\x32\x1e.dsh.session.v1.AssistantChunkH\x00R\x0e\x61ssistantChunk\x12O\n\x11\x61ssistant_message\x18\x0e \x01(\x0b\x32 .dsh.session.v1.AssistantMessageH\x00R\x10\x61ssistantMessage\x12\x37\n\ttool_call\x18\x0f \x01(\x0b\x32\x18.dsh.session.v1.ToolCallH\x00R\x08toolCall\x12=\n\x0btool_result\x18\x10 \x01(\x0b\x32\x1a.dsh.session.v1.ToolResultH\x00R\ntoolResult\x12S\n\x13\x63ode_dispatch_start\x18\x11 \x01(\x0b\x32!.dsh.session.v1.CodeDispatchStartH\x00R\x11\x63odeDispatchStart\x12\x43\n\rcode_dispatch\x18\x12 \x01(\x0b\x32\x1c.dsh.session.v1.CodeDispatchH\x00R\x0c\x63odeDispatch\x12R\n\x12\x61pproval_requested\x18\x13 \x01(\x0b\x32!.dsh.session.v1.ApprovalRequestedH\x00R\x11\x61pprovalRequested\x12O\n\x11\x61pproval_resolved\x18\x14 \x01(\x0b\x32 .dsh.session.v1.ApprovalResolvedH\x00R\x10\x61pprovalResolved\x12R\n\x12question_requested\x18\x15 \x01(\x0b\x32!.dsh.session.v1.QuestionRequestedH\x00R\x11questionRequested\x12O\n\x11question_resolved\x18\x16 \x01(\x0b\x32 .dsh.session.v1.QuestionResolvedH\x00R\x10questionResolved\x12:\n\nturn_start\x18\x17 \x01(\x0b\x32\x19.dsh.session.v1.TurnStartH\x00R\tturnStart\x12\x34\n\x08turn_end\x18\x18 \x01(\x0b\x32\x17.dsh.session.v1.TurnEndH\x00R\x07turnEnd\x12=\n\x0b\x61gent_error\x18\x19 \x01(\x0b\x32\x1a.dsh.session.v1.AgentErrorH\x00R\nagentError\x12>\n\textension\x18( \x01(\x0b\x32\x1e.dsh.session.v1.ExtensionEventH\x00R\textensionB\t\n\x07payload\"]\n\x0bUserMessage\x12\x36\n\x07\x63ontent\x18\x01 \x03(\x0b\x32\x1c.dsh.session.v1.ContentBlockR\x07\x63ontent\x12\x16\n\x06source\x18\x02 \x01(\tR\x06source\"u\n\x0fSteeringMessage\x12\x12\n\x04turn\x18\x01 \x01(\rR\x04turn\x12\x36\n\x07\x63ontent\x18\x02 \x03(\x0b\x32\x1c.dsh.session.v1.ContentBlockR\x07\x63ontent\x12\x16\n\x06source\x18\x03 \x01(\tR\x06source\"\x99\x01\n\x0e\x43ontextMessage\x12\x36\n\x07\x63ontent\x18\x01 \x03(\x0b\x32\x1c.dsh.session.v1.ContentBlockR\x07\x63ontent\x12\x16\n\x06source\x18\x02 \x01(\tR\x06source\x12\x1a\n\x08\x65nvelope\x18\x03 \x01(\tR\x08\x65nvelope\x12\x1b\n\tmeta_json\x18\x04 \x01(\tR\x08metaJson\"k\n\x0e\x41ssistantChunk\x12\x12\n\x04turn\x18\x01 \x01(\rR\x04turn\x12\x12\n\x04step\x18\x02 \x01(\rR\x04step\x12\x31\n\x05\x63hunk\x18\x03 \x01(\x0b\x32\x1b.dsh.session.v1.StreamChunkR\x05\x63hunk\"\xda\x01\n\x10\x41ssistantMessage\x12\x12\n\x04turn\x18\x01 \x01(\rR\x04turn\x12\x12\n\x04step\x18\x02 \x01(\rR\x04step\x12\x36\n\x07\x63ontent\x18\x03 \x03(\x0b\x32\x1c.dsh.session.v1.ContentBlockR\x07\x63ontent\x12+\n\x05usage\x18\x04 \x01(\x0b\x32\x15.dsh.session.v1.UsageR\x05usage\x12\x14\n\x05model\x18\x05 \x01(\tR\x05model\x12#\n\rfinish_reason\x18\x06 \x01(\tR\x0c\x66inishReason\"}\n\x08ToolCall\x12\x12\n\x04turn\x18\x01 \x01(\rR\x04turn\x12\x12\n\x04step\x18\x02 \x01(\rR\x04step\x12\x17\n\x07\x63\x61ll_id\x18\x03 \x01(\tR\x06\x63\x61llId\x12\x12\n\x04name\x18\x04 \x01(\tR\x04name\x12\x1c\n\targuments\x18\x05 \x01(\tR\targuments\"M\n\tToolError\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n\x04\x63ode\x18\x02 \x01(\tR\x04\x63ode\x12\x18\n\x07message\x18\x03 \x01(\tR\x07message\"\xee\x01\n\nToolResult\x12\x12\n\x04turn\x18\x01 \x01(\rR\x04turn\x12\x12\n\x04step\x18\x02 \x01(\rR\x04step\x12\x17\n\x07\x63\x61ll_id\x18\x03 \x01(\tR\x06\x63\x61llId\x12\x36\n\x07\x63ontent\x18\x04 \x03(\x0b\x32\x1c.dsh.session.v1.ContentBlockR\x07\x63ontent\x12\x19\n\x08is_error\x18\x05 \x01(\x08R\x07isError\x12/\n\x05\x65rror\x18\x06 \x01(\x0b\x32\x19.dsh.session.v1.ToolErrorR\x05\x65rror\x12\x1b\n\tmeta_json\x18\x07 \x01(\tR\x08metaJson\"\x84\x01\n\x11\x43odeDispatchStart\x12$\n\x0eparent_call_id\x18\x01 \x01(\tR\x0cparentCallId\x12\x17\n\x07\x63\x61ll_id\x18\x02 \x01(\tR\x06\x63\x61llId\x12\x12\n\x04name\x18\x03 \x01(\tR\x04name\x12\x1c\n\targuments\x18\x04 \x01(\tR\targuments\"\xd1\x01\n\x0c\x43odeDispatch\x12$\n\x0eparent_call_id\x18\x01 \x01(\tR\x0cparentCallId\x12\x17\n\x07\x63\x61ll_id\x18\x02 \x01(\tR\x06\x63\x61llId\x12\x36\n\x07\x63ontent\x18\x03 \x03(\x0b\x32\x1c.dsh.session.v1.ContentBlockR\x07\x63ontent\x12\x19\n\x08is_error\x18\x04 \x01(\x08R\x07isError\x12/\n\x05\x65rror\x18\x05 \x01(\x0b\x32\x19.dsh.session.v1.ToolErrorR\x05\x65rror\"\x82\x01\n\x11\x41pprovalRequested\x12\x1f\n\x0b\x61pproval_id\x18\x01 \x01(\tR\napprovalId\x12\x17\n\x07\x63\x61ll_id\x18\x02 \x01(\tR\x06\x63\x61llId\x12\x1b\n\ttool_name\x18\x03 \x01(\tR\x08toolName\x12\x16\n\x06reason\x18\x04 \x01(\tR\x06reason\"q\n\x10\x41pprovalResolved\x12\x1f\n\x0b\x61pproval_id\x18\x01 \x01(\tR\napprovalId\x12<\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0e\x32 .dsh.session.v1.ApprovalDecisionR\x08\x64\x65\x63ision\"H\n\x0eQuestionOption\x12\x14\n\x05label\x18\x01 \x01(\tR\x05label\x12 \n\x0b\x64\x65scription\x18\x02 \x01(\tR\x0b\x64\x65scription\"\x9b\x01\n\x08Question\x12\x1a\n\x08question\x18\x01 \x01(\tR\x08question\x12\x16\n\x06header\x18\x02 \x01(\tR\x06header\x12\x38\n\x07options\x18\x03 \x03(\x0b\x32\x1e.dsh.session.v1.QuestionOptionR\x07options\x12!\n\x0cmulti_select\x18\x04 \x01(\x08R\x0bmultiSelect\"\x85\x01\n\x11QuestionRequested\x12\x1f\n\x0bquestion_id\x18\x01 \x01(\tR\nquestionId\x12\x17\n\x07\x63\x61ll_id\x18\x02 \x01(\tR\x06\x63\x61llId\x12\x36\n\tquestions\x18\x03 \x03(\x0b\x32\x18.dsh.session.v1.QuestionR\tquestions\" \n\x06\x41nswer\x12\x16\n\x06values\x18\x01 \x03(\tR\x06values\"\x83\x01\n\x10QuestionResolved\x12\x1f\n\x0bquestion_id\x18\x01 \x01(\tR\nquestionId\x12\x30\n\x07\x61nswers\x18\x02 \x03(\x0b\x32\x16.dsh.session.v1.AnswerR\x07\x61nswers\x12\x1c\n\tcancelled\x18\x03 \x01(\x08R\tcancelled\"\x1f\n\tTurnStart\x12\x12\n\x04turn\x18\x01 \x01(\rR\x04turn\"T\n\x07TurnEnd\x12\x12\n\x04turn\x18\x01 \x01(\rR\x04turn\x12\x35\n\x06reason\x18\x02 \x01(\x0e\x32\x1d.dsh.session.v1.TurnEndReasonR\x06reason\":\n\nAgentError\x12\x18\n\x07message\x18\x01 \x01(\tR\x07message\x12\x12\n\x04\x63ode\x18\x02 \x01(\tR\x04\x63ode\"A\n\x0e\x45xtensionEvent\x12\x12\n\x04type\x18\x01 \x01(\tR\x04type\x12\x1b\n\tdata_json\x18\x02 \x01(\tR\x08\x64\x61taJson\"S\n\x11SessionEventEntry\x12\x32\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x1c.dsh.session.v1.SessionEventR\x05\x65ventJ\x04\x08\x02\x10\x03R\x04view*\xb4\x01\n\x10\x41pprovalDecision\x12!\n\x1d\x41PPROVAL_DECISION_UNSPECIFIED\x10\x00\x12\x1b\n\x17\x41PPROVAL_DECISION_ALLOW\x10\x01\x12\x1a\n\x16\x41PPROVAL_DECISION_DENY\x10\x02\x12#\n\x1f\x41PPROVAL_DECISION_ALLOW_SESSION\x10\x03\x12\x1f\n\x1b\x41PPROVAL_DECISION_CANCELLED\x10\x04*\x89\x01\n\rTurnEndReason\x12\x1f\n\x1bTURN_END_REASON_UNSPECIFIED\x10\x00\x12\x1d\n\x19TURN_END_REASON_COMPLETED\x10\x01\x12\x1d\n\x19TURN_END_REASON_CANCELLED\x10\x02\x12\x19\n\x15TURN_END_REASON_ERROR\x10\x03\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1b\x64sh/session/v1/events.proto\x12\x0e\x64sh.session.v1\x1a\x1c\x64sh/session/v1/content.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xa9\x0b\n\x0cSessionEvent\x12\x10\n\x03seq\x18\x01 \x01(\rR\x03seq\x12.\n\x04time\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.TimestampR\x04time\x12@\n\x0cuser_message\x18\n \x01(\x0b\x32\x1b.dsh.session.v1.UserMessageH\x00R\x0buserMessage\x12L\n\x10steering_message\x18\x0b \x01(\x0b\x32\x1f.dsh.session.v1.SteeringMessageH\x00R\x0fsteeringMessage\x12I\n\x0f\x63ontext_message\x18\x0c \x01(\x0b\x32\x1e.dsh.session.v1.ContextMessageH\x00R\x0e\x63ontextMessage\x12I\n\x0f\x61ssistant_chunk\x18\r \x01(\x0b\x32\x1e.dsh.session.v1.AssistantChunkH\x00R\x0e\x61ssistantChunk\x12O\n\x11\x61ssistant_message\x18\x0e \x01(\x0b\x32 .dsh.session.v1.AssistantMessageH\x00R\x10\x61ssistantMessage\x12\x37\n\ttool_call\x18\x0f \x01(\x0b\x32\x18.dsh.session.v1.ToolCallH\x00R\x08toolCall\x12=\n\x0btool_result\x18\x10 \x01(\x0b\x32\x1a.dsh.session.v1.ToolResultH\x00R\ntoolResult\x12S\n\x13\x63ode_dispatch_start\x18\x11 \x01(\x0b\x32!.dsh.session.v1.CodeDispatchStartH\x00R\x11\x63odeDispatchStart\x12\x43\n\rcode_dispatch\x18\x12 \x01(\x0b\x32\x1c.dsh.session.v1.CodeDispatchH\x00R\x0c\x63odeDispatch\x12R\n\x12\x61pproval_requested\x18\x13 \x01(\x0b\x32!.dsh.session.v1.ApprovalRequestedH\x00R\x11\x61pprovalRequested\x12O\n\x11\x61pproval_resolved\x18\x14 \x01(\x0b\x32 .dsh.session.v1.ApprovalResolvedH\x00R\x10\x61pprovalResolved\x12R\n\x12question_requested\x18\x15 \x01(\x0b\x32!.dsh.session.v1.QuestionRequestedH\x00R\x11questionRequested\x12O\n\x11question_resolved\x18\x16 \x01(\x0b\x32 .dsh.session.v1.QuestionResolvedH\x00R\x10questionResolved\x12:\n\nturn_start\x18\x17 \x01(\x0b\x32\x19.dsh.session.v1.TurnStartH\x00R\tturnStart\x12\x34\n\x08turn_end\x18\x18 \x01(\x0b\x32\x17.dsh.session.v1.TurnEndH\x00R\x07turnEnd\x12=\n\x0b\x61gent_error\x18\x19 \x01(\x0b\x32\x1a.dsh.session.v1.AgentErrorH\x00R\nagentError\x12@\n\x0cinput_queued\x18\x1e \x01(\x0b\x32\x1b.dsh.session.v1.InputQueuedH\x00R\x0binputQueued\x12\x46\n\x0einput_unqueued\x18\x1f \x01(\x0b\x32\x1d.dsh.session.v1.InputUnqueuedH\x00R\rinputUnqueued\x12>\n\textension\x18( \x01(\x0b\x32\x1e.dsh.session.v1.ExtensionEventH\x00R\textensionB\t\n\x07payload\"]\n\x0bUserMessage\x12\x36\n\x07\x63ontent\x18\x01 \x03(\x0b\x32\x1c.dsh.session.v1.ContentBlockR\x07\x63ontent\x12\x16\n\x06source\x18\x02 \x01(\tR\x06source\"u\n\x0fSteeringMessage\x12\x12\n\x04turn\x18\x01 \x01(\rR\x04turn\x12\x36\n\x07\x63ontent\x18\x02 \x03(\x0b\x32\x1c.dsh.session.v1.ContentBlockR\x07\x63ontent\x12\x16\n\x06source\x18\x03 \x01(\tR\x06source\"\x99\x01\n\x0e\x43ontextMessage\x12\x36\n\x07\x63ontent\x18\x01 \x03(\x0b\x32\x1c.dsh.session.v1.ContentBlockR\x07\x63ontent\x12\x16\n\x06source\x18\x02 \x01(\tR\x06source\x12\x1a\n\x08\x65nvelope\x18\x03 \x01(\tR\x08\x65nvelope\x12\x1b\n\tmeta_json\x18\x04 \x01(\tR\x08metaJson\"k\n\x0e\x41ssistantChunk\x12\x12\n\x04turn\x18\x01 \x01(\rR\x04turn\x12\x12\n\x04step\x18\x02 \x01(\rR\x04step\x12\x31\n\x05\x63hunk\x18\x03 \x01(\x0b\x32\x1b.dsh.session.v1.StreamChunkR\x05\x63hunk\"\xda\x01\n\x10\x41ssistantMessage\x12\x12\n\x04turn\x18\x01 \x01(\rR\x04turn\x12\x12\n\x04step\x18\x02 \x01(\rR\x04step\x12\x36\n\x07\x63ontent\x18\x03 \x03(\x0b\x32\x1c.dsh.session.v1.ContentBlockR\x07\x63ontent\x12+\n\x05usage\x18\x04 \x01(\x0b\x32\x15.dsh.session.v1.UsageR\x05usage\x12\x14\n\x05model\x18\x05 \x01(\tR\x05model\x12#\n\rfinish_reason\x18\x06 \x01(\tR\x0c\x66inishReason\"}\n\x08ToolCall\x12\x12\n\x04turn\x18\x01 \x01(\rR\x04turn\x12\x12\n\x04step\x18\x02 \x01(\rR\x04step\x12\x17\n\x07\x63\x61ll_id\x18\x03 \x01(\tR\x06\x63\x61llId\x12\x12\n\x04name\x18\x04 \x01(\tR\x04name\x12\x1c\n\targuments\x18\x05 \x01(\tR\targuments\"M\n\tToolError\x12\x12\n\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n\x04\x63ode\x18\x02 \x01(\tR\x04\x63ode\x12\x18\n\x07message\x18\x03 \x01(\tR\x07message\"\xee\x01\n\nToolResult\x12\x12\n\x04turn\x18\x01 \x01(\rR\x04turn\x12\x12\n\x04step\x18\x02 \x01(\rR\x04step\x12\x17\n\x07\x63\x61ll_id\x18\x03 \x01(\tR\x06\x63\x61llId\x12\x36\n\x07\x63ontent\x18\x04 \x03(\x0b\x32\x1c.dsh.session.v1.ContentBlockR\x07\x63ontent\x12\x19\n\x08is_error\x18\x05 \x01(\x08R\x07isError\x12/\n\x05\x65rror\x18\x06 \x01(\x0b\x32\x19.dsh.session.v1.ToolErrorR\x05\x65rror\x12\x1b\n\tmeta_json\x18\x07 \x01(\tR\x08metaJson\"\x84\x01\n\x11\x43odeDispatchStart\x12$\n\x0eparent_call_id\x18\x01 \x01(\tR\x0cparentCallId\x12\x17\n\x07\x63\x61ll_id\x18\x02 \x01(\tR\x06\x63\x61llId\x12\x12\n\x04name\x18\x03 \x01(\tR\x04name\x12\x1c\n\targuments\x18\x04 \x01(\tR\targuments\"\xd1\x01\n\x0c\x43odeDispatch\x12$\n\x0eparent_call_id\x18\x01 \x01(\tR\x0cparentCallId\x12\x17\n\x07\x63\x61ll_id\x18\x02 \x01(\tR\x06\x63\x61llId\x12\x36\n\x07\x63ontent\x18\x03 \x03(\x0b\x32\x1c.dsh.session.v1.ContentBlockR\x07\x63ontent\x12\x19\n\x08is_error\x18\x04 \x01(\x08R\x07isError\x12/\n\x05\x65rror\x18\x05 \x01(\x0b\x32\x19.dsh.session.v1.ToolErrorR\x05\x65rror\"\x82\x01\n\x11\x41pprovalRequested\x12\x1f\n\x0b\x61pproval_id\x18\x01 \x01(\tR\napprovalId\x12\x17\n\x07\x63\x61ll_id\x18\x02 \x01(\tR\x06\x63\x61llId\x12\x1b\n\ttool_name\x18\x03 \x01(\tR\x08toolName\x12\x16\n\x06reason\x18\x04 \x01(\tR\x06reason\"q\n\x10\x41pprovalResolved\x12\x1f\n\x0b\x61pproval_id\x18\x01 \x01(\tR\napprovalId\x12<\n\x08\x64\x65\x63ision\x18\x02 \x01(\x0e\x32 .dsh.session.v1.ApprovalDecisionR\x08\x64\x65\x63ision\"H\n\x0eQuestionOption\x12\x14\n\x05label\x18\x01 \x01(\tR\x05label\x12 \n\x0b\x64\x65scription\x18\x02 \x01(\tR\x0b\x64\x65scription\"\x9b\x01\n\x08Question\x12\x1a\n\x08question\x18\x01 \x01(\tR\x08question\x12\x16\n\x06header\x18\x02 \x01(\tR\x06header\x12\x38\n\x07options\x18\x03 \x03(\x0b\x32\x1e.dsh.session.v1.QuestionOptionR\x07options\x12!\n\x0cmulti_select\x18\x04 \x01(\x08R\x0bmultiSelect\"\x85\x01\n\x11QuestionRequested\x12\x1f\n\x0bquestion_id\x18\x01 \x01(\tR\nquestionId\x12\x17\n\x07\x63\x61ll_id\x18\x02 \x01(\tR\x06\x63\x61llId\x12\x36\n\tquestions\x18\x03 \x03(\x0b\x32\x18.dsh.session.v1.QuestionR\tquestions\" \n\x06\x41nswer\x12\x16\n\x06values\x18\x01 \x03(\tR\x06values\"\x83\x01\n\x10QuestionResolved\x12\x1f\n\x0bquestion_id\x18\x01 \x01(\tR\nquestionId\x12\x30\n\x07\x61nswers\x18\x02 \x03(\x0b\x32\x16.dsh.session.v1.AnswerR\x07\x61nswers\x12\x1c\n\tcancelled\x18\x03 \x01(\x08R\tcancelled\"\x1f\n\tTurnStart\x12\x12\n\x04turn\x18\x01 \x01(\rR\x04turn\"T\n\x07TurnEnd\x12\x12\n\x04turn\x18\x01 \x01(\rR\x04turn\x12\x35\n\x06reason\x18\x02 \x01(\x0e\x32\x1d.dsh.session.v1.TurnEndReasonR\x06reason\":\n\nAgentError\x12\x18\n\x07message\x18\x01 \x01(\tR\x07message\x12\x12\n\x04\x63ode\x18\x02 \x01(\tR\x04\x63ode\"v\n\x0bInputQueued\x12\x19\n\x08queue_id\x18\x01 \x01(\tR\x07queueId\x12\x36\n\x07\x63ontent\x18\x02 \x03(\x0b\x32\x1c.dsh.session.v1.ContentBlockR\x07\x63ontent\x12\x14\n\x05steer\x18\x03 \x01(\x08R\x05steer\"a\n\rInputUnqueued\x12\x19\n\x08queue_id\x18\x01 \x01(\tR\x07queueId\x12\x35\n\x06reason\x18\x02 \x01(\x0e\x32\x1d.dsh.session.v1.UnqueueReasonR\x06reason\"A\n\x0e\x45xtensionEvent\x12\x12\n\x04type\x18\x01 \x01(\tR\x04type\x12\x1b\n\tdata_json\x18\x02 \x01(\tR\x08\x64\x61taJson\"S\n\x11SessionEventEntry\x12\x32\n\x05\x65vent\x18\x01 \x01(\x0b\x32\x1c.dsh.session.v1.SessionEventR\x05\x65ventJ\x04\x08\x02\x10\x03R\x04view*\xb4\x01\n\x10\x41pprovalDecision\x12!\n\x1d\x41PPROVAL_DECISION_UNSPECIFIED\x10\x00\x12\x1b\n\x17\x41PPROVAL_DECISION_ALLOW\x10\x01\x12\x1a\n\x16\x41PPROVAL_DECISION_DENY\x10\x02\x12#\n\x1f\x41PPROVAL_DECISION_ALLOW_SESSION\x10\x03\x12\x1f\n\x1b\x41PPROVAL_DECISION_CANCELLED\x10\x04*\x89\x01\n\rTurnEndReason\x12\x1f\n\x1bTURN_END_REASON_UNSPECIFIED\x10\x00\x12\x1d\n\x19TURN_END_REASON_COMPLETED\x10\x01\x12\x1d\n\x19TURN_END_REASON_CANCELLED\x10\x02\x12\x19\n\x15TURN_END_REASON_ERROR\x10\x03*\xbb\x01\n\rUnqueueReason\x12\x1e\n\x1aUNQUEUE_REASON_UNSPECIFIED\x10\x00\x12\x1a\n\x16UNQUEUE_REASON_STARTED\x10\x01\x12\x1a\n\x16UNQUEUE_REASON_STEERED\x10\x02\x12\x1a\n\x16UNQUEUE_REASON_REMOVED\x10\x03\x12\x1a\n\x16UNQUEUE_REASON_CLEARED\x10\x04\x12\x1a\n\x16UNQUEUE_REASON_DROPPED\x10\x05\x62\x06proto3')
 
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, globals())
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'dsh.session.v1.events_pb2', globals())
 if _descriptor._USE_C_DESCRIPTORS == False:
 
   DESCRIPTOR._options = None
-  _APPROVALDECISION._serialized_start=4034
-  _APPROVALDECISION._serialized_end=4214
-  _TURNENDREASON._serialized_start=4217
-  _TURNENDREASON._serialized_end=4354
+  _APPROVALDECISION._serialized_start=4391
+  _APPROVALDECISION._serialized_end=4571
+  _TURNENDREASON._serialized_start=4574
+  _TURNENDREASON._serialized_end=4711
+  _UNQUEUEREASON._serialized_start=4714
+  _UNQUEUEREASON._serialized_end=4901
   _SESSIONEVENT._serialized_start=111
-  _SESSIONEVENT._serialized_end=1422
-  _USERMESSAGE._serialized_start=1424
-  _USERMESSAGE._serialized_end=1517
-  _STEERINGMESSAGE._serialized_start=1519
-  _STEERINGMESSAGE._serialized_end=1636
-  _CONTEXTMESSAGE._serialized_start=1639
-  _CONTEXTMESSAGE._serialized_end=1792
-  _ASSISTANTCHUNK._serialized_start=1794
-  _ASSISTANTCHUNK._serialized_end=1901
-  _ASSISTANTMESSAGE._serialized_start=1904
-  _ASSISTANTMESSAGE._serialized_end=2122
-  _TOOLCALL._serialized_start=2124
-  _TOOLCALL._serialized_end=2249
-  _TOOLERROR._serialized_start=2251
-  _TOOLERROR._serialized_end=2328
-  _TOOLRESULT._serialized_start=2331
-  _TOOLRESULT._serialized_end=2569
-  _CODEDISPATCHSTART._serialized_start=2572
-  _CODEDISPATCHSTART._serialized_end=2704
-  _CODEDISPATCH._serialized_start=2707
-  _CODEDISPATCH._serialized_end=2916
-  _APPROVALREQUESTED._serialized_start=2919
-  _APPROVALREQUESTED._serialized_end=3049
-  _APPROVALRESOLVED._serialized_start=3051
-  _APPROVALRESOLVED._serialized_end=3164
-  _QUESTIONOPTION._serialized_start=3166
-  _QUESTIONOPTION._serialized_end=3238
-  _QUESTION._serialized_start=3241
-  _QUESTION._serialized_end=3396
-  _QUESTIONREQUESTED._serialized_start=3399
-  _QUESTIONREQUESTED._serialized_end=3532
-  _ANSWER._serialized_start=3534
-  _ANSWER._serialized_end=3566
-  _QUESTIONRESOLVED._serialized_start=3569
-  _QUESTIONRESOLVED._serialized_end=3700
-  _TURNSTART._serialized_start=3702
-  _TURNSTART._serialized_end=3733
-  _TURNEND._serialized_start=3735
-  _TURNEND._serialized_end=3819
-  _AGENTERROR._serialized_start=3821
-  _AGENTERROR._serialized_end=3879
-  _EXTENSIONEVENT._serialized_start=3881
-  _EXTENSIONEVENT._serialized_end=3946
-  _SESSIONEVENTENTRY._serialized_start=3948
-  _SESSIONEVENTENTRY._serialized_end=4031
+  _SESSIONEVENT._serialized_end=1560
+  _USERMESSAGE._serialized_start=1562
+  _USERMESSAGE._serialized_end=1655
+  _STEERINGMESSAGE._serialized_start=1657
+  _STEERINGMESSAGE._serialized_end=1774
+  _CONTEXTMESSAGE._serialized_start=1777
+  _CONTEXTMESSAGE._serialized_end=1930
+  _ASSISTANTCHUNK._serialized_start=1932
+  _ASSISTANTCHUNK._serialized_end=2039
+  _ASSISTANTMESSAGE._serialized_start=2042
+  _ASSISTANTMESSAGE._serialized_end=2260
+  _TOOLCALL._serialized_start=2262
+  _TOOLCALL._serialized_end=2387
+  _TOOLERROR._serialized_start=2389
+  _TOOLERROR._serialized_end=2466
+  _TOOLRESULT._serialized_start=2469
+  _TOOLRESULT._serialized_end=2707
+  _CODEDISPATCHSTART._serialized_start=2710
+  _CODEDISPATCHSTART._serialized_end=2842
+  _CODEDISPATCH._serialized_start=2845
+  _CODEDISPATCH._serialized_end=3054
+  _APPROVALREQUESTED._serialized_start=3057
+  _APPROVALREQUESTED._serialized_end=3187
+  _APPROVALRESOLVED._serialized_start=3189
+  _APPROVALRESOLVED._serialized_end=3302
+  _QUESTIONOPTION._serialized_start=3304
+  _QUESTIONOPTION._serialized_end=3376
+  _QUESTION._serialized_start=3379
+  _QUESTION._serialized_end=3534
+  _QUESTIONREQUESTED._serialized_start=3537
+  _QUESTIONREQUESTED._serialized_end=3670
+  _ANSWER._serialized_start=3672
+  _ANSWER._serialized_end=3704
+  _QUESTIONRESOLVED._serialized_start=3707
+  _QUESTIONRESOLVED._serialized_end=3838
+  _TURNSTART._serialized_start=3840
+  _TURNSTART._serialized_end=3871
+  _TURNEND._serialized_start=3873
+  _TURNEND._serialized_end=3957
+  _AGENTERROR._serialized_start=3959
+  _AGENTERROR._serialized_end=4017
+  _INPUTQUEUED._serialized_start=4019
+  _INPUTQUEUED._serialized_end=4137
+  _INPUTUNQUEUED._serialized_start=4139
+  _INPUTUNQUEUED._serialized_end=4236
+  _EXTENSIONEVENT._serialized_start=4238
+  _EXTENSIONEVENT._serialized_end=4303
+  _SESSIONEVENTENTRY._serialized_start=4305
+  _SESSIONEVENTENTRY._serialized_end=4388
 # @@protoc_insertion_point(module_scope)

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file dsh/session/v1/events.proto.
  */
 export const file_dsh_session_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Chtkc2gvc2Vzc2lvbi92MS9ldmVudHMucHJvdG8SDmRzaC5zZXNzaW9uLnYxIpgICgxTZXNzaW9uRXZlbnQSCwoDc2VxGAEgASgNEigKBHRpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjMKDHVzZXJfbWVzc2FnZRgKIAEoCzIbLmRzaC5zZXNzaW9uLnYxLlVzZXJNZXNzYWdlSAASOwoQc3RlZXJpbmdfbWVzc2FnZRgLIAEoCzIfLmRzaC5zZXNzaW9uLnYxLlN0ZWVyaW5nTWVzc2FnZUgAEjkKD2NvbnRleHRfbWVzc2FnZRgMIAEoCzIeLmRzaC5zZXNzaW9uLnYxLkNvbnRleHRNZXNzYWdlSAASOQoPYXNzaXN0YW50X2NodW5rGA0gASgLMh4uZHNoLnNlc3Npb24udjEuQXNzaXN0YW50Q2h1bmtIABI9ChFhc3Npc3RhbnRfbWVzc2FnZRgOIAEoCzIgLmRzaC5zZXNzaW9uLnYxLkFzc2lzdGFudE1lc3NhZ2VIABItCgl0b29sX2NhbGwYDyABKAsyGC5kc2guc2Vzc2lvbi52MS5Ub29sQ2FsbEgAEjEKC3Rvb2xfcmVzdWx0GBAgASgLMhouZHNoLnNlc3Npb24udjEuVG9vbFJlc3VsdEgAEkAKE2NvZGVfZGlzcGF0Y2hfc3RhcnQYESABKAsyIS5kc2guc2Vzc2lvbi52MS5Db2RlRGlzcGF0Y2hTdGFydEgAEjUKDWNvZGVfZGlzcGF0Y2gYEiABKAsyHC5kc2guc2Vzc2lvbi52MS5Db2RlRGlzcGF0Y2hIABI/ChJhcHByb3ZhbF9yZXF1ZXN0ZWQYEyABKAsyIS5kc2guc2Vzc2lvbi52MS5BcHByb3ZhbFJlcXVlc3RlZEgAEj0KEWFwcHJvdmFsX3Jlc29sdmVkGBQgASgLMiAuZHNoLnNlc3Npb24udjEuQXBwcm92YWxSZXNvbHZlZEgAEj8KEnF1ZXN0aW9uX3JlcXVlc3RlZBgVIAEoCzIhLmRzaC5zZXNzaW9uLnYxLlF1ZXN0aW9uUmVxdWVzdGVkSAASPQoRcXVlc3Rpb25fcmVzb2x2ZWQYFiABKAsyIC5kc2guc2Vzc2lvbi52MS5RdWVzdGlvblJlc29sdmVkSAASLwoKdHVybl9zdGFydBgXIAEoCzIZLmRzaC5zZXNzaW9uLnYxLlR1cm5TdGFydEgAEisKCHR1cm5fZW5kGBggASgLMhcuZHNoLnNlc3Npb24udjEuVHVybkVuZEgAEjEKC2FnZW50X2Vycm9yGBkgASgLMhouZHNoLnNlc3Npb24udjEuQWdlbnRFcnJvckgAEjMKCWV4dGVuc2lvbhgoIAEoCzIeLmRzaC5zZXNzaW9uLnYxLkV4dGVuc2lvbkV2ZW50SABCCQoHcGF5bG9hZCJMCgtVc2VyTWVzc2FnZRItCgdjb250ZW50GAEgAygLMhwuZHNoLnNlc3Npb24udjEuQ29udGVudEJsb2NrEg4KBnNvdXJjZRgCIAEoCSJeCg9TdGVlcmluZ01lc3NhZ2USDAoEdHVybhgBIAEoDRItCgdjb250ZW50GAIgAygLMhwuZHNoLnNlc3Npb24udjEuQ29udGVudEJsb2NrEg4KBnNvdXJjZRgDIAEoCSJ0Cg5Db250ZXh0TWVzc2FnZRItCgdjb250ZW50GAEgAygLMhwuZHNoLnNlc3Npb24udjEuQ29udGVudEJsb2NrEg4KBnNvdXJjZRgCIAEoCRIQCghlbnZlbG9wZRgDIAEoCRIRCgltZXRhX2pzb24YBCABKAkiWAoOQXNzaXN0YW50Q2h1bmsSDAoEdHVybhgBIAEoDRIMCgRzdGVwGAIgASgNEioKBWNodW5rGAMgASgLMhsuZHNoLnNlc3Npb24udjEuU3RyZWFtQ2h1bmsiqQEKEEFzc2lzdGFudE1lc3NhZ2USDAoEdHVybhgBIAEoDRIMCgRzdGVwGAIgASgNEi0KB2NvbnRlbnQYAyADKAsyHC5kc2guc2Vzc2lvbi52MS5Db250ZW50QmxvY2sSJAoFdXNhZ2UYBCABKAsyFS5kc2guc2Vzc2lvbi52MS5Vc2FnZRINCgVtb2RlbBgFIAEoCRIVCg1maW5pc2hfcmVhc29uGAYgASgJIlgKCFRvb2xDYWxsEgwKBHR1cm4YASABKA0SDAoEc3RlcBgCIAEoDRIPCgdjYWxsX2lkGAMgASgJEgwKBG5hbWUYBCABKAkSEQoJYXJndW1lbnRzGAUgASgJIjgKCVRvb2xFcnJvchIMCgRuYW1lGAEgASgJEgwKBGNvZGUYAiABKAkSDwoHbWVzc2FnZRgDIAEoCSK3AQoKVG9vbFJlc3VsdBIMCgR0dXJuGAEgASgNEgwKBHN0ZXAYAiABKA0SDwoHY2FsbF9pZBgDIAEoCRItCgdjb250ZW50GAQgAygLMhwuZHNoLnNlc3Npb24udjEuQ29udGVudEJsb2NrEhAKCGlzX2Vycm9yGAUgASgIEigKBWVycm9yGAYgASgLMhkuZHNoLnNlc3Npb24udjEuVG9vbEVycm9yEhEKCW1ldGFfanNvbhgHIAEoCSJdChFDb2RlRGlzcGF0Y2hTdGFydBIWCg5wYXJlbnRfY2FsbF9pZBgBIAEoCRIPCgdjYWxsX2lkGAIgASgJEgwKBG5hbWUYAyABKAkSEQoJYXJndW1lbnRzGAQgASgJIqIBCgxDb2RlRGlzcGF0Y2gSFgoOcGFyZW50X2NhbGxfaWQYASABKAkSDwoHY2FsbF9pZBgCIAEoCRItCgdjb250ZW50GAMgAygLMhwuZHNoLnNlc3Npb24udjEuQ29udGVudEJsb2NrEhAKCGlzX2Vycm9yGAQgASgIEigKBWVycm9yGAUgASgLMhkuZHNoLnNlc3Npb24udjEuVG9vbEVycm9yIlwKEUFwcHJvdmFsUmVxdWVzdGVkEhMKC2FwcHJvdmFsX2lkGAEgASgJEg8KB2NhbGxfaWQYAiABKAkSEQoJdG9vbF9uYW1lGAMgASgJEg4KBnJlYXNvbhgEIAEoCSJbChBBcHByb3ZhbFJlc29sdmVkEhMKC2FwcHJvdmFsX2lkGAEgASgJEjIKCGRlY2lzaW9uGAIgASgOMiAuZHNoLnNlc3Npb24udjEuQXBwcm92YWxEZWNpc2lvbiI0Cg5RdWVzdGlvbk9wdGlvbhINCgVsYWJlbBgBIAEoCRITCgtkZXNjcmlwdGlvbhgCIAEoCSJzCghRdWVzdGlvbhIQCghxdWVzdGlvbhgBIAEoCRIOCgZoZWFkZXIYAiABKAkSLwoHb3B0aW9ucxgDIAMoCzIeLmRzaC5zZXNzaW9uLnYxLlF1ZXN0aW9uT3B0aW9uEhQKDG11bHRpX3NlbGVjdBgEIAEoCCJmChFRdWVzdGlvblJlcXVlc3RlZBITCgtxdWVzdGlvbl9pZBgBIAEoCRIPCgdjYWxsX2lkGAIgASgJEisKCXF1ZXN0aW9ucxgDIAMoCzIYLmRzaC5zZXNzaW9uLnYxLlF1ZXN0aW9uIhgKBkFuc3dlchIOCgZ2YWx1ZXMYASADKAkiYwoQUXVlc3Rpb25SZXNvbHZlZBITCgtxdWVzdGlvbl9pZBgBIAEoCRInCgdhbnN3ZXJzGAIgAygLMhYuZHNoLnNlc3Npb24udjEuQW5zd2VyEhEKCWNhbmNlbGxlZBgDIAEoCCIZCglUdXJuU3RhcnQSDAoEdHVybhgBIAEoDSJGCgdUdXJuRW5kEgwKBHR1cm4YASABKA0SLQoGcmVhc29uGAIgASgOMh0uZHNoLnNlc3Npb24udjEuVHVybkVuZFJlYXNvbiIrCgpBZ2VudEVycm9yEg8KB21lc3NhZ2UYASABKAkSDAoEY29kZRgCIAEoCSIxCg5FeHRlbnNpb25FdmVudBIMCgR0eXBlGAEgASgJEhEKCWRhdGFfanNvbhgCIAEoCSJMChFTZXNzaW9uRXZlbnRFbnRyeRIrCgVldmVudBgBIAEoCzIcLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25FdmVudEoECAIQA1IEdmlldyq0AQoQQXBwcm92YWxEZWNpc2lvbhIhCh1BUFBST1ZBTF9ERUNJU0lPTl9VTlNQRUNJRklFRBAAEhsKF0FQUFJPVkFMX0RFQ0lTSU9OX0FMTE9XEAESGgoWQVBQUk9WQUxfREVDSVNJT05fREVOWRACEiMKH0FQUFJPVkFMX0RFQ0lTSU9OX0FMTE9XX1NFU1NJT04QAxIfChtBUFBST1ZBTF9ERUNJU0lPTl9DQU5DRUxMRUQQBCqJAQoNVHVybkVuZFJlYXNvbhIfChtUVVJOX0VORF9SRUFTT05fVU5TUEVDSUZJRUQQABIdChlUVVJOX0VORF9SRUFTT05fQ09NUExFVEVEEAESHQoZVFVSTl9FTkRfUkVBU09OX0NBTkNFTExFRBACEhkKFVRVUk5fRU5EX1JFQVNPTl9FUlJPUhADYgZwcm90bzM", [file_dsh_session_v1_content, file_google_protobuf_timestamp]);
+  fileDesc("Chtkc2gvc2Vzc2lvbi92MS9ldmVudHMucHJvdG8SDmRzaC5zZXNzaW9uLnYxIoYJCgxTZXNzaW9uRXZlbnQSCwoDc2VxGAEgASgNEigKBHRpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjMKDHVzZXJfbWVzc2FnZRgKIAEoCzIbLmRzaC5zZXNzaW9uLnYxLlVzZXJNZXNzYWdlSAASOwoQc3RlZXJpbmdfbWVzc2FnZRgLIAEoCzIfLmRzaC5zZXNzaW9uLnYxLlN0ZWVyaW5nTWVzc2FnZUgAEjkKD2NvbnRleHRfbWVzc2FnZRgMIAEoCzIeLmRzaC5zZXNzaW9uLnYxLkNvbnRleHRNZXNzYWdlSAASOQoPYXNzaXN0YW50X2NodW5rGA0gASgLMh4uZHNoLnNlc3Npb24udjEuQXNzaXN0YW50Q2h1bmtIABI9ChFhc3Npc3RhbnRfbWVzc2FnZRgOIAEoCzIgLmRzaC5zZXNzaW9uLnYxLkFzc2lzdGFudE1lc3NhZ2VIABItCgl0b29sX2NhbGwYDyABKAsyGC5kc2guc2Vzc2lvbi52MS5Ub29sQ2FsbEgAEjEKC3Rvb2xfcmVzdWx0GBAgASgLMhouZHNoLnNlc3Npb24udjEuVG9vbFJlc3VsdEgAEkAKE2NvZGVfZGlzcGF0Y2hfc3RhcnQYESABKAsyIS5kc2guc2Vzc2lvbi52MS5Db2RlRGlzcGF0Y2hTdGFydEgAEjUKDWNvZGVfZGlzcGF0Y2gYEiABKAsyHC5kc2guc2Vzc2lvbi52MS5Db2RlRGlzcGF0Y2hIABI/ChJhcHByb3ZhbF9yZXF1ZXN0ZWQYEyABKAsyIS5kc2guc2Vzc2lvbi52MS5BcHByb3ZhbFJlcXVlc3RlZEgAEj0KEWFwcHJvdmFsX3Jlc29sdmVkGBQgASgLMiAuZHNoLnNlc3Npb24udjEuQXBwcm92YWxSZXNvbHZlZEgAEj8KEnF1ZXN0aW9uX3JlcXVlc3RlZBgVIAEoCzIhLmRzaC5zZXNzaW9uLnYxLlF1ZXN0aW9uUmVxdWVzdGVkSAASPQoRcXVlc3Rpb25fcmVzb2x2ZWQYFiABKAsyIC5kc2guc2Vzc2lvbi52MS5RdWVzdGlvblJlc29sdmVkSAASLwoKdHVybl9zdGFydBgXIAEoCzIZLmRzaC5zZXNzaW9uLnYxLlR1cm5TdGFydEgAEisKCHR1cm5fZW5kGBggASgLMhcuZHNoLnNlc3Npb24udjEuVHVybkVuZEgAEjEKC2FnZW50X2Vycm9yGBkgASgLMhouZHNoLnNlc3Npb24udjEuQWdlbnRFcnJvckgAEjMKDGlucHV0X3F1ZXVlZBgeIAEoCzIbLmRzaC5zZXNzaW9uLnYxLklucHV0UXVldWVkSAASNwoOaW5wdXRfdW5xdWV1ZWQYHyABKAsyHS5kc2guc2Vzc2lvbi52MS5JbnB1dFVucXVldWVkSAASMwoJZXh0ZW5zaW9uGCggASgLMh4uZHNoLnNlc3Npb24udjEuRXh0ZW5zaW9uRXZlbnRIAEIJCgdwYXlsb2FkIkwKC1VzZXJNZXNzYWdlEi0KB2NvbnRlbnQYASADKAsyHC5kc2guc2Vzc2lvbi52MS5Db250ZW50QmxvY2sSDgoGc291cmNlGAIgASgJIl4KD1N0ZWVyaW5nTWVzc2FnZRIMCgR0dXJuGAEgASgNEi0KB2NvbnRlbnQYAiADKAsyHC5kc2guc2Vzc2lvbi52MS5Db250ZW50QmxvY2sSDgoGc291cmNlGAMgASgJInQKDkNvbnRleHRNZXNzYWdlEi0KB2NvbnRlbnQYASADKAsyHC5kc2guc2Vzc2lvbi52MS5Db250ZW50QmxvY2sSDgoGc291cmNlGAIgASgJEhAKCGVudmVsb3BlGAMgASgJEhEKCW1ldGFfanNvbhgEIAEoCSJYCg5Bc3Npc3RhbnRDaHVuaxIMCgR0dXJuGAEgASgNEgwKBHN0ZXAYAiABKA0SKgoFY2h1bmsYAyABKAsyGy5kc2guc2Vzc2lvbi52MS5TdHJlYW1DaHVuayKpAQoQQXNzaXN0YW50TWVzc2FnZRIMCgR0dXJuGAEgASgNEgwKBHN0ZXAYAiABKA0SLQoHY29udGVudBgDIAMoCzIcLmRzaC5zZXNzaW9uLnYxLkNvbnRlbnRCbG9jaxIkCgV1c2FnZRgEIAEoCzIVLmRzaC5zZXNzaW9uLnYxLlVzYWdlEg0KBW1vZGVsGAUgASgJEhUKDWZpbmlzaF9yZWFzb24YBiABKAkiWAoIVG9vbENhbGwSDAoEdHVybhgBIAEoDRIMCgRzdGVwGAIgASgNEg8KB2NhbGxfaWQYAyABKAkSDAoEbmFtZRgEIAEoCRIRCglhcmd1bWVudHMYBSABKAkiOAoJVG9vbEVycm9yEgwKBG5hbWUYASABKAkSDAoEY29kZRgCIAEoCRIPCgdtZXNzYWdlGAMgASgJIrcBCgpUb29sUmVzdWx0EgwKBHR1cm4YASABKA0SDAoEc3RlcBgCIAEoDRIPCgdjYWxsX2lkGAMgASgJEi0KB2NvbnRlbnQYBCADKAsyHC5kc2guc2Vzc2lvbi52MS5Db250ZW50QmxvY2sSEAoIaXNfZXJyb3IYBSABKAgSKAoFZXJyb3IYBiABKAsyGS5kc2guc2Vzc2lvbi52MS5Ub29sRXJyb3ISEQoJbWV0YV9qc29uGAcgASgJIl0KEUNvZGVEaXNwYXRjaFN0YXJ0EhYKDnBhcmVudF9jYWxsX2lkGAEgASgJEg8KB2NhbGxfaWQYAiABKAkSDAoEbmFtZRgDIAEoCRIRCglhcmd1bWVudHMYBCABKAkiogEKDENvZGVEaXNwYXRjaBIWCg5wYXJlbnRfY2FsbF9pZBgBIAEoCRIPCgdjYWxsX2lkGAIgASgJEi0KB2NvbnRlbnQYAyADKAsyHC5kc2guc2Vzc2lvbi52MS5Db250ZW50QmxvY2sSEAoIaXNfZXJyb3IYBCABKAgSKAoFZXJyb3IYBSABKAsyGS5kc2guc2Vzc2lvbi52MS5Ub29sRXJyb3IiXAoRQXBwcm92YWxSZXF1ZXN0ZWQSEwoLYXBwcm92YWxfaWQYASABKAkSDwoHY2FsbF9pZBgCIAEoCRIRCgl0b29sX25hbWUYAyABKAkSDgoGcmVhc29uGAQgASgJIlsKEEFwcHJvdmFsUmVzb2x2ZWQSEwoLYXBwcm92YWxfaWQYASABKAkSMgoIZGVjaXNpb24YAiABKA4yIC5kc2guc2Vzc2lvbi52MS5BcHByb3ZhbERlY2lzaW9uIjQKDlF1ZXN0aW9uT3B0aW9uEg0KBWxhYmVsGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJInMKCFF1ZXN0aW9uEhAKCHF1ZXN0aW9uGAEgASgJEg4KBmhlYWRlchgCIAEoCRIvCgdvcHRpb25zGAMgAygLMh4uZHNoLnNlc3Npb24udjEuUXVlc3Rpb25PcHRpb24SFAoMbXVsdGlfc2VsZWN0GAQgASgIImYKEVF1ZXN0aW9uUmVxdWVzdGVkEhMKC3F1ZXN0aW9uX2lkGAEgASgJEg8KB2NhbGxfaWQYAiABKAkSKwoJcXVlc3Rpb25zGAMgAygLMhguZHNoLnNlc3Npb24udjEuUXVlc3Rpb24iGAoGQW5zd2VyEg4KBnZhbHVlcxgBIAMoCSJjChBRdWVzdGlvblJlc29sdmVkEhMKC3F1ZXN0aW9uX2lkGAEgASgJEicKB2Fuc3dlcnMYAiADKAsyFi5kc2guc2Vzc2lvbi52MS5BbnN3ZXISEQoJY2FuY2VsbGVkGAMgASgIIhkKCVR1cm5TdGFydBIMCgR0dXJuGAEgASgNIkYKB1R1cm5FbmQSDAoEdHVybhgBIAEoDRItCgZyZWFzb24YAiABKA4yHS5kc2guc2Vzc2lvbi52MS5UdXJuRW5kUmVhc29uIisKCkFnZW50RXJyb3ISDwoHbWVzc2FnZRgBIAEoCRIMCgRjb2RlGAIgASgJIl0KC0lucHV0UXVldWVkEhAKCHF1ZXVlX2lkGAEgASgJEi0KB2NvbnRlbnQYAiADKAsyHC5kc2guc2Vzc2lvbi52MS5Db250ZW50QmxvY2sSDQoFc3RlZXIYAyABKAgiUAoNSW5wdXRVbnF1ZXVlZBIQCghxdWV1ZV9pZBgBIAEoCRItCgZyZWFzb24YAiABKA4yHS5kc2guc2Vzc2lvbi52MS5VbnF1ZXVlUmVhc29uIjEKDkV4dGVuc2lvbkV2ZW50EgwKBHR5cGUYASABKAkSEQoJZGF0YV9qc29uGAIgASgJIkwKEVNlc3Npb25FdmVudEVudHJ5EisKBWV2ZW50GAEgASgLMhwuZHNoLnNlc3Npb24udjEuU2Vzc2lvbkV2ZW50SgQIAhADUgR2aWV3KrQBChBBcHByb3ZhbERlY2lzaW9uEiEKHUFQUFJPVkFMX0RFQ0lTSU9OX1VOU1BFQ0lGSUVEEAASGwoXQVBQUk9WQUxfREVDSVNJT05fQUxMT1cQARIaChZBUFBST1ZBTF9ERUNJU0lPTl9ERU5ZEAISIwofQVBQUk9WQUxfREVDSVNJT05fQUxMT1dfU0VTU0lPThADEh8KG0FQUFJPVkFMX0RFQ0lTSU9OX0NBTkNFTExFRBAEKokBCg1UdXJuRW5kUmVhc29uEh8KG1RVUk5fRU5EX1JFQVNPTl9VTlNQRUNJRklFRBAAEh0KGVRVUk5fRU5EX1JFQVNPTl9DT01QTEVURUQQARIdChlUVVJOX0VORF9SRUFTT05fQ0FOQ0VMTEVEEAISGQoVVFVSTl9FTkRfUkVBU09OX0VSUk9SEAMquwEKDVVucXVldWVSZWFzb24SHgoaVU5RVUVVRV9SRUFTT05fVU5TUEVDSUZJRUQQABIaChZVTlFVRVVFX1JFQVNPTl9TVEFSVEVEEAESGgoWVU5RVUVVRV9SRUFTT05fU1RFRVJFRBACEhoKFlVOUVVFVUVfUkVBU09OX1JFTU9WRUQQAxIaChZVTlFVRVVFX1JFQVNPTl9DTEVBUkVEEAQSGgoWVU5RVUVVRV9SRUFTT05fRFJPUFBFRBAFYgZwcm90bzM", [file_dsh_session_v1_content, file_google_protobuf_timestamp]);
 
 /**
  * One raw journal event. The journal stores each event as one JSON line whose
@@ -174,6 +174,22 @@ export type SessionEvent = Message<"dsh.session.v1.SessionEvent"> & {
      */
     value: AgentError;
     case: "agentError";
+  } | {
+    /**
+     * `input/queued`: input that waits for the running turn (the visible queue).
+     *
+     * @generated from field: dsh.session.v1.InputQueued input_queued = 30;
+     */
+    value: InputQueued;
+    case: "inputQueued";
+  } | {
+    /**
+     * `input/unqueued`: a waiting input left the queue (started, steered, removed, cleared).
+     *
+     * @generated from field: dsh.session.v1.InputUnqueued input_unqueued = 31;
+     */
+    value: InputUnqueued;
+    case: "inputUnqueued";
   } | {
     /**
      * Any other type: journals are extensible. Clients show it as collapsed JSON.
@@ -942,6 +958,73 @@ export const AgentErrorSchema: GenMessage<AgentError> = /*@__PURE__*/
   messageDesc(file_dsh_session_v1_events, 20);
 
 /**
+ * Input sent while a turn runs, waiting in the session's queue. Recorded when the host
+ * takes the input, so the queue is visible to every client and survives a host restart
+ * (the agent replays the inputs still waiting, in order). An `input/queued` whose
+ * queue_id is already waiting replaces that input's content in place (an edit).
+ *
+ * @generated from message dsh.session.v1.InputQueued
+ */
+export type InputQueued = Message<"dsh.session.v1.InputQueued"> & {
+  /**
+   * Id of the waiting input; `input/unqueued`, `EditQueue` and `Cancel` refer to it.
+   *
+   * @generated from field: string queue_id = 1;
+   */
+  queueId: string;
+
+  /**
+   * The input.
+   *
+   * @generated from field: repeated dsh.session.v1.ContentBlock content = 2;
+   */
+  content: ContentBlock[];
+
+  /**
+   * True for steering (injected into the running turn at its next step); false for a
+   * turn of its own after the running one (FIFO).
+   *
+   * @generated from field: bool steer = 3;
+   */
+  steer: boolean;
+};
+
+/**
+ * Describes the message dsh.session.v1.InputQueued.
+ * Use `create(InputQueuedSchema)` to create a new message.
+ */
+export const InputQueuedSchema: GenMessage<InputQueued> = /*@__PURE__*/
+  messageDesc(file_dsh_session_v1_events, 21);
+
+/**
+ * A waiting input left the queue.
+ *
+ * @generated from message dsh.session.v1.InputUnqueued
+ */
+export type InputUnqueued = Message<"dsh.session.v1.InputUnqueued"> & {
+  /**
+   * The input, from `input/queued`.
+   *
+   * @generated from field: string queue_id = 1;
+   */
+  queueId: string;
+
+  /**
+   * Why it left.
+   *
+   * @generated from field: dsh.session.v1.UnqueueReason reason = 2;
+   */
+  reason: UnqueueReason;
+};
+
+/**
+ * Describes the message dsh.session.v1.InputUnqueued.
+ * Use `create(InputUnqueuedSchema)` to create a new message.
+ */
+export const InputUnqueuedSchema: GenMessage<InputUnqueued> = /*@__PURE__*/
+  messageDesc(file_dsh_session_v1_events, 22);
+
+/**
  * An event of a type this schema does not know. Nothing is dropped: the journal
  * line's type and its other fields are carried as they were written.
  *
@@ -968,7 +1051,7 @@ export type ExtensionEvent = Message<"dsh.session.v1.ExtensionEvent"> & {
  * Use `create(ExtensionEventSchema)` to create a new message.
  */
 export const ExtensionEventSchema: GenMessage<ExtensionEvent> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_events, 21);
+  messageDesc(file_dsh_session_v1_events, 23);
 
 /**
  * One journal entry on the wire. It holds the raw event and nothing else: clients
@@ -990,7 +1073,7 @@ export type SessionEventEntry = Message<"dsh.session.v1.SessionEventEntry"> & {
  * Use `create(SessionEventEntrySchema)` to create a new message.
  */
 export const SessionEventEntrySchema: GenMessage<SessionEventEntry> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_events, 22);
+  messageDesc(file_dsh_session_v1_events, 24);
 
 /**
  * A decision on an approval.
@@ -1080,4 +1163,60 @@ export enum TurnEndReason {
  */
 export const TurnEndReasonSchema: GenEnum<TurnEndReason> = /*@__PURE__*/
   enumDesc(file_dsh_session_v1_events, 1);
+
+/**
+ * Why a waiting input left the queue.
+ *
+ * @generated from enum dsh.session.v1.UnqueueReason
+ */
+export enum UnqueueReason {
+  /**
+   * Not set.
+   *
+   * @generated from enum value: UNQUEUE_REASON_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * It started a turn: the `user/message` (source "queued") that follows carries it.
+   *
+   * @generated from enum value: UNQUEUE_REASON_STARTED = 1;
+   */
+  STARTED = 1,
+
+  /**
+   * It was injected into the running turn: the `steering/message` that follows carries it.
+   *
+   * @generated from enum value: UNQUEUE_REASON_STEERED = 2;
+   */
+  STEERED = 2,
+
+  /**
+   * A person removed it (`EditQueue` with no content).
+   *
+   * @generated from enum value: UNQUEUE_REASON_REMOVED = 3;
+   */
+  REMOVED = 3,
+
+  /**
+   * `Cancel` cleared it; the CancelResponse returned its content.
+   *
+   * @generated from enum value: UNQUEUE_REASON_CLEARED = 4;
+   */
+  CLEARED = 4,
+
+  /**
+   * The host could not run it (the journal refused the turn before it); the
+   * `agent/error` recorded with it says why.
+   *
+   * @generated from enum value: UNQUEUE_REASON_DROPPED = 5;
+   */
+  DROPPED = 5,
+}
+
+/**
+ * Describes the enum dsh.session.v1.UnqueueReason.
+ */
+export const UnqueueReasonSchema: GenEnum<UnqueueReason> = /*@__PURE__*/
+  enumDesc(file_dsh_session_v1_events, 2);
 

@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file dsh/session/v1/service.proto.
  */
 export const file_dsh_session_v1_service: GenFile = /*@__PURE__*/
-  fileDesc("Chxkc2gvc2Vzc2lvbi92MS9zZXJ2aWNlLnByb3RvEg5kc2guc2Vzc2lvbi52MSIVChNEZXNjcmliZUhvc3RSZXF1ZXN0IpMBChREZXNjcmliZUhvc3RSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgJEhYKDmZvcm1hdF92ZXJzaW9uGAIgASgNEhAKCGhvbWVfZGlyGAMgASgJEhQKDGNhcGFiaWxpdGllcxgEIAMoCRITCgtkZWZhdWx0X2N3ZBgFIAEoCRIVCg1kZWZhdWx0X21vZGVsGAYgASgJIhUKE0xpc3RTZXNzaW9uc1JlcXVlc3QiSAoUTGlzdFNlc3Npb25zUmVzcG9uc2USMAoIc2Vzc2lvbnMYASADKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeSKCAgoOU2Vzc2lvblN1bW1hcnkSCgoCaWQYASABKAkSCwoDY3dkGAIgASgJEhEKCXBhcmVudF9pZBgDIAEoCRIuCgpjcmVhdGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgdydW5uaW5nGAYgASgIEg0KBXRpdGxlGAcgASgJEg0KBW1vZGVsGAggASgJEhMKC2V2ZW50X2NvdW50GAkgASgNEhEKCXJlYWRfb25seRgKIAEoCBINCgVlcnJvchgLIAEoCSIWChRXYXRjaFNlc3Npb25zUmVxdWVzdCLOAgoVV2F0Y2hTZXNzaW9uc1Jlc3BvbnNlEjQKCHNuYXBzaG90GAEgASgLMiAuZHNoLnNlc3Npb24udjEuU2Vzc2lvbnNTbmFwc2hvdEgAEi8KBWFkZGVkGAIgASgLMh4uZHNoLnNlc3Npb24udjEuU2Vzc2lvblN1bW1hcnlIABIxCgdyZW1vdmVkGAMgASgLMh4uZHNoLnNlc3Npb24udjEuU2Vzc2lvblJlbW92ZWRIABIvCgZzdGF0dXMYBCABKAsyHS5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3RhdHVzSAASMQoHdXBkYXRlZBgFIAEoCzIeLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25TdW1tYXJ5SAASLgoJaGVhcnRiZWF0GAYgASgLMhkuZHNoLnNlc3Npb24udjEuSGVhcnRiZWF0SABCBwoFZnJhbWUiRAoQU2Vzc2lvbnNTbmFwc2hvdBIwCghzZXNzaW9ucxgBIAMoCzIeLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25TdW1tYXJ5IhwKDlNlc3Npb25SZW1vdmVkEgoKAmlkGAEgASgJIiwKDVNlc3Npb25TdGF0dXMSCgoCaWQYASABKAkSDwoHcnVubmluZxgCIAEoCCI1CglIZWFydGJlYXQSKAoEdGltZRgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiZAoUQ3JlYXRlU2Vzc2lvblJlcXVlc3QSCwoDY3dkGAEgASgJEhEKCXBhcmVudF9pZBgCIAEoCRINCgVtb2RlbBgDIAEoCRIOCgZwcmVzZXQYBCABKAkSDQoFdGl0bGUYBSABKAkiSAoVQ3JlYXRlU2Vzc2lvblJlc3BvbnNlEi8KB3Nlc3Npb24YASABKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeSJfCgtQYWdlUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEhcKCmJlZm9yZV9zZXEYAiABKA1IAIgBARIUCgxtYXhfbWVzc2FnZXMYAyABKA1CDQoLX2JlZm9yZV9zZXEifwoMUGFnZVJlc3BvbnNlEjEKBmV2ZW50cxgBIAMoCzIhLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25FdmVudEVudHJ5EhAKCGhhc19tb3JlGAIgASgIEioKCGJhc2VsaW5lGAMgASgLMhguZHNoLnNlc3Npb24udjEuQmFzZWxpbmUifQoIQmFzZWxpbmUSEgoKYmVmb3JlX3NlcRgBIAEoDRIwCgt0b2tlbl91c2FnZRgCIAEoCzIbLmRzaC5zZXNzaW9uLnYxLlRva2VuVG90YWxzEisKCXRvZG9fbGlzdBgDIAEoCzIYLmRzaC5zZXNzaW9uLnYxLlRvZG9MaXN0Ip0BCgtUb2tlblRvdGFscxIUCgxpbnB1dF90b2tlbnMYASABKAQSFQoNb3V0cHV0X3Rva2VucxgCIAEoBBIZChFjYWNoZV9yZWFkX3Rva2VucxgDIAEoBBIaChJjYWNoZV93cml0ZV90b2tlbnMYBCABKAQSGAoQcmVhc29uaW5nX3Rva2VucxgFIAEoBBIQCghtZXNzYWdlcxgGIAEoDSJHCghUb2RvSXRlbRIPCgdjb250ZW50GAEgASgJEioKBnN0YXR1cxgCIAEoDjIaLmRzaC5zZXNzaW9uLnYxLlRvZG9TdGF0dXMiQAoIVG9kb0xpc3QSJwoFaXRlbXMYASADKAsyGC5kc2guc2Vzc2lvbi52MS5Ub2RvSXRlbRILCgNzZXEYAiABKA0iSQoNRm9sbG93UmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEhYKCWFmdGVyX3NlcRgCIAEoDUgAiAEBQgwKCl9hZnRlcl9zZXEirwEKDkZvbGxvd1Jlc3BvbnNlEjAKB29wZW5pbmcYASABKAsyHS5kc2guc2Vzc2lvbi52MS5Gb2xsb3dPcGVuaW5nSAASMgoFZXZlbnQYAiABKAsyIS5kc2guc2Vzc2lvbi52MS5TZXNzaW9uRXZlbnRFbnRyeUgAEi4KCWhlYXJ0YmVhdBgDIAEoCzIZLmRzaC5zZXNzaW9uLnYxLkhlYXJ0YmVhdEgAQgcKBWZyYW1lIkYKDUZvbGxvd09wZW5pbmcSEQoJZmlyc3Rfc2VxGAEgASgNEhUKCGxhc3Rfc2VxGAIgASgNSACIAQFCCwoJX2xhc3Rfc2VxInwKDVByb21wdFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRItCgdjb250ZW50GAIgAygLMhwuZHNoLnNlc3Npb24udjEuQ29udGVudEJsb2NrEigKBG1vZGUYAyABKA4yGi5kc2guc2Vzc2lvbi52MS5Qcm9tcHRNb2RlIjkKDlByb21wdFJlc3BvbnNlEg8KB3N0YXJ0ZWQYASABKAgSFgoOcXVldWVfcG9zaXRpb24YAiABKA0iIwoNQ2FuY2VsUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJIjQKDkNhbmNlbFJlc3BvbnNlEhEKCWNhbmNlbGxlZBgBIAEoCBIPCgdjbGVhcmVkGAIgASgNIpwBCg5SZXNwb25kUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEjQKCGFwcHJvdmFsGAIgASgLMiAuZHNoLnNlc3Npb24udjEuQXBwcm92YWxSZXNwb25zZUgAEjQKCHF1ZXN0aW9uGAMgASgLMiAuZHNoLnNlc3Npb24udjEuUXVlc3Rpb25SZXNwb25zZUgAQgoKCHJlc3BvbnNlIlsKEEFwcHJvdmFsUmVzcG9uc2USEwoLYXBwcm92YWxfaWQYASABKAkSMgoIZGVjaXNpb24YAiABKA4yIC5kc2guc2Vzc2lvbi52MS5BcHByb3ZhbERlY2lzaW9uImMKEFF1ZXN0aW9uUmVzcG9uc2USEwoLcXVlc3Rpb25faWQYASABKAkSJwoHYW5zd2VycxgCIAMoCzIWLmRzaC5zZXNzaW9uLnYxLkFuc3dlchIRCgljYW5jZWxsZWQYAyABKAgiEQoPUmVzcG9uZFJlc3BvbnNlIkYKEkpvdXJuYWxFcnJvckRldGFpbBISCgpzZXNzaW9uX2lkGAEgASgJEgwKBGxpbmUYAiABKA0SDgoGcmVhc29uGAMgASgJKnoKClRvZG9TdGF0dXMSGwoXVE9ET19TVEFUVVNfVU5TUEVDSUZJRUQQABIXChNUT0RPX1NUQVRVU19QRU5ESU5HEAESGwoXVE9ET19TVEFUVVNfSU5fUFJPR1JFU1MQAhIZChVUT0RPX1NUQVRVU19DT01QTEVURUQQAypXCgpQcm9tcHRNb2RlEhsKF1BST01QVF9NT0RFX1VOU1BFQ0lGSUVEEAASFQoRUFJPTVBUX01PREVfUVVFVUUQARIVChFQUk9NUFRfTU9ERV9TVEVFUhACMvAFCg5TZXNzaW9uU2VydmljZRJZCgxEZXNjcmliZUhvc3QSIy5kc2guc2Vzc2lvbi52MS5EZXNjcmliZUhvc3RSZXF1ZXN0GiQuZHNoLnNlc3Npb24udjEuRGVzY3JpYmVIb3N0UmVzcG9uc2USWQoMTGlzdFNlc3Npb25zEiMuZHNoLnNlc3Npb24udjEuTGlzdFNlc3Npb25zUmVxdWVzdBokLmRzaC5zZXNzaW9uLnYxLkxpc3RTZXNzaW9uc1Jlc3BvbnNlEl4KDVdhdGNoU2Vzc2lvbnMSJC5kc2guc2Vzc2lvbi52MS5XYXRjaFNlc3Npb25zUmVxdWVzdBolLmRzaC5zZXNzaW9uLnYxLldhdGNoU2Vzc2lvbnNSZXNwb25zZTABElwKDUNyZWF0ZVNlc3Npb24SJC5kc2guc2Vzc2lvbi52MS5DcmVhdGVTZXNzaW9uUmVxdWVzdBolLmRzaC5zZXNzaW9uLnYxLkNyZWF0ZVNlc3Npb25SZXNwb25zZRJBCgRQYWdlEhsuZHNoLnNlc3Npb24udjEuUGFnZVJlcXVlc3QaHC5kc2guc2Vzc2lvbi52MS5QYWdlUmVzcG9uc2USSQoGRm9sbG93Eh0uZHNoLnNlc3Npb24udjEuRm9sbG93UmVxdWVzdBoeLmRzaC5zZXNzaW9uLnYxLkZvbGxvd1Jlc3BvbnNlMAESRwoGUHJvbXB0Eh0uZHNoLnNlc3Npb24udjEuUHJvbXB0UmVxdWVzdBoeLmRzaC5zZXNzaW9uLnYxLlByb21wdFJlc3BvbnNlEkcKBkNhbmNlbBIdLmRzaC5zZXNzaW9uLnYxLkNhbmNlbFJlcXVlc3QaHi5kc2guc2Vzc2lvbi52MS5DYW5jZWxSZXNwb25zZRJKCgdSZXNwb25kEh4uZHNoLnNlc3Npb24udjEuUmVzcG9uZFJlcXVlc3QaHy5kc2guc2Vzc2lvbi52MS5SZXNwb25kUmVzcG9uc2ViBnByb3RvMw", [file_dsh_session_v1_content, file_dsh_session_v1_events, file_google_protobuf_timestamp]);
+  fileDesc("Chxkc2gvc2Vzc2lvbi92MS9zZXJ2aWNlLnByb3RvEg5kc2guc2Vzc2lvbi52MSIVChNEZXNjcmliZUhvc3RSZXF1ZXN0IpMBChREZXNjcmliZUhvc3RSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgJEhYKDmZvcm1hdF92ZXJzaW9uGAIgASgNEhAKCGhvbWVfZGlyGAMgASgJEhQKDGNhcGFiaWxpdGllcxgEIAMoCRITCgtkZWZhdWx0X2N3ZBgFIAEoCRIVCg1kZWZhdWx0X21vZGVsGAYgASgJIhUKE0xpc3RTZXNzaW9uc1JlcXVlc3QiSAoUTGlzdFNlc3Npb25zUmVzcG9uc2USMAoIc2Vzc2lvbnMYASADKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeSKCAgoOU2Vzc2lvblN1bW1hcnkSCgoCaWQYASABKAkSCwoDY3dkGAIgASgJEhEKCXBhcmVudF9pZBgDIAEoCRIuCgpjcmVhdGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgdydW5uaW5nGAYgASgIEg0KBXRpdGxlGAcgASgJEg0KBW1vZGVsGAggASgJEhMKC2V2ZW50X2NvdW50GAkgASgNEhEKCXJlYWRfb25seRgKIAEoCBINCgVlcnJvchgLIAEoCSIWChRXYXRjaFNlc3Npb25zUmVxdWVzdCLOAgoVV2F0Y2hTZXNzaW9uc1Jlc3BvbnNlEjQKCHNuYXBzaG90GAEgASgLMiAuZHNoLnNlc3Npb24udjEuU2Vzc2lvbnNTbmFwc2hvdEgAEi8KBWFkZGVkGAIgASgLMh4uZHNoLnNlc3Npb24udjEuU2Vzc2lvblN1bW1hcnlIABIxCgdyZW1vdmVkGAMgASgLMh4uZHNoLnNlc3Npb24udjEuU2Vzc2lvblJlbW92ZWRIABIvCgZzdGF0dXMYBCABKAsyHS5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3RhdHVzSAASMQoHdXBkYXRlZBgFIAEoCzIeLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25TdW1tYXJ5SAASLgoJaGVhcnRiZWF0GAYgASgLMhkuZHNoLnNlc3Npb24udjEuSGVhcnRiZWF0SABCBwoFZnJhbWUiRAoQU2Vzc2lvbnNTbmFwc2hvdBIwCghzZXNzaW9ucxgBIAMoCzIeLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25TdW1tYXJ5IhwKDlNlc3Npb25SZW1vdmVkEgoKAmlkGAEgASgJIiwKDVNlc3Npb25TdGF0dXMSCgoCaWQYASABKAkSDwoHcnVubmluZxgCIAEoCCI1CglIZWFydGJlYXQSKAoEdGltZRgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiZAoUQ3JlYXRlU2Vzc2lvblJlcXVlc3QSCwoDY3dkGAEgASgJEhEKCXBhcmVudF9pZBgCIAEoCRINCgVtb2RlbBgDIAEoCRIOCgZwcmVzZXQYBCABKAkSDQoFdGl0bGUYBSABKAkiSAoVQ3JlYXRlU2Vzc2lvblJlc3BvbnNlEi8KB3Nlc3Npb24YASABKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeSJfCgtQYWdlUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEhcKCmJlZm9yZV9zZXEYAiABKA1IAIgBARIUCgxtYXhfbWVzc2FnZXMYAyABKA1CDQoLX2JlZm9yZV9zZXEifwoMUGFnZVJlc3BvbnNlEjEKBmV2ZW50cxgBIAMoCzIhLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25FdmVudEVudHJ5EhAKCGhhc19tb3JlGAIgASgIEioKCGJhc2VsaW5lGAMgASgLMhguZHNoLnNlc3Npb24udjEuQmFzZWxpbmUiqQEKCEJhc2VsaW5lEhIKCmJlZm9yZV9zZXEYASABKA0SMAoLdG9rZW5fdXNhZ2UYAiABKAsyGy5kc2guc2Vzc2lvbi52MS5Ub2tlblRvdGFscxIrCgl0b2RvX2xpc3QYAyABKAsyGC5kc2guc2Vzc2lvbi52MS5Ub2RvTGlzdBIqCgVxdWV1ZRgEIAMoCzIbLmRzaC5zZXNzaW9uLnYxLlF1ZXVlZElucHV0ImoKC1F1ZXVlZElucHV0EhAKCHF1ZXVlX2lkGAEgASgJEi0KB2NvbnRlbnQYAiADKAsyHC5kc2guc2Vzc2lvbi52MS5Db250ZW50QmxvY2sSDQoFc3RlZXIYAyABKAgSCwoDc2VxGAQgASgNIp0BCgtUb2tlblRvdGFscxIUCgxpbnB1dF90b2tlbnMYASABKAQSFQoNb3V0cHV0X3Rva2VucxgCIAEoBBIZChFjYWNoZV9yZWFkX3Rva2VucxgDIAEoBBIaChJjYWNoZV93cml0ZV90b2tlbnMYBCABKAQSGAoQcmVhc29uaW5nX3Rva2VucxgFIAEoBBIQCghtZXNzYWdlcxgGIAEoDSJHCghUb2RvSXRlbRIPCgdjb250ZW50GAEgASgJEioKBnN0YXR1cxgCIAEoDjIaLmRzaC5zZXNzaW9uLnYxLlRvZG9TdGF0dXMiQAoIVG9kb0xpc3QSJwoFaXRlbXMYASADKAsyGC5kc2guc2Vzc2lvbi52MS5Ub2RvSXRlbRILCgNzZXEYAiABKA0iSQoNRm9sbG93UmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEhYKCWFmdGVyX3NlcRgCIAEoDUgAiAEBQgwKCl9hZnRlcl9zZXEirwEKDkZvbGxvd1Jlc3BvbnNlEjAKB29wZW5pbmcYASABKAsyHS5kc2guc2Vzc2lvbi52MS5Gb2xsb3dPcGVuaW5nSAASMgoFZXZlbnQYAiABKAsyIS5kc2guc2Vzc2lvbi52MS5TZXNzaW9uRXZlbnRFbnRyeUgAEi4KCWhlYXJ0YmVhdBgDIAEoCzIZLmRzaC5zZXNzaW9uLnYxLkhlYXJ0YmVhdEgAQgcKBWZyYW1lIkYKDUZvbGxvd09wZW5pbmcSEQoJZmlyc3Rfc2VxGAEgASgNEhUKCGxhc3Rfc2VxGAIgASgNSACIAQFCCwoJX2xhc3Rfc2VxInwKDVByb21wdFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRItCgdjb250ZW50GAIgAygLMhwuZHNoLnNlc3Npb24udjEuQ29udGVudEJsb2NrEigKBG1vZGUYAyABKA4yGi5kc2guc2Vzc2lvbi52MS5Qcm9tcHRNb2RlIksKDlByb21wdFJlc3BvbnNlEg8KB3N0YXJ0ZWQYASABKAgSFgoOcXVldWVfcG9zaXRpb24YAiABKA0SEAoIcXVldWVfaWQYAyABKAkiIwoNQ2FuY2VsUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJImkKDkNhbmNlbFJlc3BvbnNlEhEKCWNhbmNlbGxlZBgBIAEoCBIPCgdjbGVhcmVkGAIgASgNEjMKDmNsZWFyZWRfaW5wdXRzGAMgAygLMhsuZHNoLnNlc3Npb24udjEuUXVldWVkSW5wdXQinAEKDlJlc3BvbmRSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSNAoIYXBwcm92YWwYAiABKAsyIC5kc2guc2Vzc2lvbi52MS5BcHByb3ZhbFJlc3BvbnNlSAASNAoIcXVlc3Rpb24YAyABKAsyIC5kc2guc2Vzc2lvbi52MS5RdWVzdGlvblJlc3BvbnNlSABCCgoIcmVzcG9uc2UiWwoQQXBwcm92YWxSZXNwb25zZRITCgthcHByb3ZhbF9pZBgBIAEoCRIyCghkZWNpc2lvbhgCIAEoDjIgLmRzaC5zZXNzaW9uLnYxLkFwcHJvdmFsRGVjaXNpb24iYwoQUXVlc3Rpb25SZXNwb25zZRITCgtxdWVzdGlvbl9pZBgBIAEoCRInCgdhbnN3ZXJzGAIgAygLMhYuZHNoLnNlc3Npb24udjEuQW5zd2VyEhEKCWNhbmNlbGxlZBgDIAEoCCIRCg9SZXNwb25kUmVzcG9uc2UiZwoQRWRpdFF1ZXVlUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEhAKCHF1ZXVlX2lkGAIgASgJEi0KB2NvbnRlbnQYAyADKAsyHC5kc2guc2Vzc2lvbi52MS5Db250ZW50QmxvY2siQwoRRWRpdFF1ZXVlUmVzcG9uc2USLgoIcHJldmlvdXMYASADKAsyHC5kc2guc2Vzc2lvbi52MS5Db250ZW50QmxvY2siRgoSSm91cm5hbEVycm9yRGV0YWlsEhIKCnNlc3Npb25faWQYASABKAkSDAoEbGluZRgCIAEoDRIOCgZyZWFzb24YAyABKAkqegoKVG9kb1N0YXR1cxIbChdUT0RPX1NUQVRVU19VTlNQRUNJRklFRBAAEhcKE1RPRE9fU1RBVFVTX1BFTkRJTkcQARIbChdUT0RPX1NUQVRVU19JTl9QUk9HUkVTUxACEhkKFVRPRE9fU1RBVFVTX0NPTVBMRVRFRBADKlcKClByb21wdE1vZGUSGwoXUFJPTVBUX01PREVfVU5TUEVDSUZJRUQQABIVChFQUk9NUFRfTU9ERV9RVUVVRRABEhUKEVBST01QVF9NT0RFX1NURUVSEAIywgYKDlNlc3Npb25TZXJ2aWNlElkKDERlc2NyaWJlSG9zdBIjLmRzaC5zZXNzaW9uLnYxLkRlc2NyaWJlSG9zdFJlcXVlc3QaJC5kc2guc2Vzc2lvbi52MS5EZXNjcmliZUhvc3RSZXNwb25zZRJZCgxMaXN0U2Vzc2lvbnMSIy5kc2guc2Vzc2lvbi52MS5MaXN0U2Vzc2lvbnNSZXF1ZXN0GiQuZHNoLnNlc3Npb24udjEuTGlzdFNlc3Npb25zUmVzcG9uc2USXgoNV2F0Y2hTZXNzaW9ucxIkLmRzaC5zZXNzaW9uLnYxLldhdGNoU2Vzc2lvbnNSZXF1ZXN0GiUuZHNoLnNlc3Npb24udjEuV2F0Y2hTZXNzaW9uc1Jlc3BvbnNlMAESXAoNQ3JlYXRlU2Vzc2lvbhIkLmRzaC5zZXNzaW9uLnYxLkNyZWF0ZVNlc3Npb25SZXF1ZXN0GiUuZHNoLnNlc3Npb24udjEuQ3JlYXRlU2Vzc2lvblJlc3BvbnNlEkEKBFBhZ2USGy5kc2guc2Vzc2lvbi52MS5QYWdlUmVxdWVzdBocLmRzaC5zZXNzaW9uLnYxLlBhZ2VSZXNwb25zZRJJCgZGb2xsb3cSHS5kc2guc2Vzc2lvbi52MS5Gb2xsb3dSZXF1ZXN0Gh4uZHNoLnNlc3Npb24udjEuRm9sbG93UmVzcG9uc2UwARJHCgZQcm9tcHQSHS5kc2guc2Vzc2lvbi52MS5Qcm9tcHRSZXF1ZXN0Gh4uZHNoLnNlc3Npb24udjEuUHJvbXB0UmVzcG9uc2USRwoGQ2FuY2VsEh0uZHNoLnNlc3Npb24udjEuQ2FuY2VsUmVxdWVzdBoeLmRzaC5zZXNzaW9uLnYxLkNhbmNlbFJlc3BvbnNlEkoKB1Jlc3BvbmQSHi5kc2guc2Vzc2lvbi52MS5SZXNwb25kUmVxdWVzdBofLmRzaC5zZXNzaW9uLnYxLlJlc3BvbmRSZXNwb25zZRJQCglFZGl0UXVldWUSIC5kc2guc2Vzc2lvbi52MS5FZGl0UXVldWVSZXF1ZXN0GiEuZHNoLnNlc3Npb24udjEuRWRpdFF1ZXVlUmVzcG9uc2ViBnByb3RvMw", [file_dsh_session_v1_content, file_dsh_session_v1_events, file_google_protobuf_timestamp]);
 
 /**
  * Asks for facts about the host.
@@ -562,6 +562,14 @@ export type Baseline = Message<"dsh.session.v1.Baseline"> & {
    * @generated from field: dsh.session.v1.TodoList todo_list = 3;
    */
   todoList?: TodoList | undefined;
+
+  /**
+   * The inputs waiting in the queue at before_seq (`input/queued` not yet unqueued), in
+   * queue order.
+   *
+   * @generated from field: repeated dsh.session.v1.QueuedInput queue = 4;
+   */
+  queue: QueuedInput[];
 };
 
 /**
@@ -570,6 +578,48 @@ export type Baseline = Message<"dsh.session.v1.Baseline"> & {
  */
 export const BaselineSchema: GenMessage<Baseline> = /*@__PURE__*/
   messageDesc(file_dsh_session_v1_service, 15);
+
+/**
+ * An input waiting in a session's queue.
+ *
+ * @generated from message dsh.session.v1.QueuedInput
+ */
+export type QueuedInput = Message<"dsh.session.v1.QueuedInput"> & {
+  /**
+   * Its id, from `input/queued`.
+   *
+   * @generated from field: string queue_id = 1;
+   */
+  queueId: string;
+
+  /**
+   * Its content (the latest edit's).
+   *
+   * @generated from field: repeated dsh.session.v1.ContentBlock content = 2;
+   */
+  content: ContentBlock[];
+
+  /**
+   * True for steering, false for a turn of its own.
+   *
+   * @generated from field: bool steer = 3;
+   */
+  steer: boolean;
+
+  /**
+   * Seq of the `input/queued` event that first queued it (edits keep the position).
+   *
+   * @generated from field: uint32 seq = 4;
+   */
+  seq: number;
+};
+
+/**
+ * Describes the message dsh.session.v1.QueuedInput.
+ * Use `create(QueuedInputSchema)` to create a new message.
+ */
+export const QueuedInputSchema: GenMessage<QueuedInput> = /*@__PURE__*/
+  messageDesc(file_dsh_session_v1_service, 16);
 
 /**
  * Token usage summed over many model steps. 64-bit: a long-lived session can pass
@@ -626,7 +676,7 @@ export type TokenTotals = Message<"dsh.session.v1.TokenTotals"> & {
  * Use `create(TokenTotalsSchema)` to create a new message.
  */
 export const TokenTotalsSchema: GenMessage<TokenTotals> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 16);
+  messageDesc(file_dsh_session_v1_service, 17);
 
 /**
  * One item of a todo list.
@@ -654,7 +704,7 @@ export type TodoItem = Message<"dsh.session.v1.TodoItem"> & {
  * Use `create(TodoItemSchema)` to create a new message.
  */
 export const TodoItemSchema: GenMessage<TodoItem> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 17);
+  messageDesc(file_dsh_session_v1_service, 18);
 
 /**
  * A todo list.
@@ -682,7 +732,7 @@ export type TodoList = Message<"dsh.session.v1.TodoList"> & {
  * Use `create(TodoListSchema)` to create a new message.
  */
 export const TodoListSchema: GenMessage<TodoList> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 18);
+  messageDesc(file_dsh_session_v1_service, 19);
 
 /**
  * Asks to follow a session live.
@@ -713,7 +763,7 @@ export type FollowRequest = Message<"dsh.session.v1.FollowRequest"> & {
  * Use `create(FollowRequestSchema)` to create a new message.
  */
 export const FollowRequestSchema: GenMessage<FollowRequest> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 19);
+  messageDesc(file_dsh_session_v1_service, 20);
 
 /**
  * One frame of a follow stream: the opening frame first, then events and
@@ -759,7 +809,7 @@ export type FollowResponse = Message<"dsh.session.v1.FollowResponse"> & {
  * Use `create(FollowResponseSchema)` to create a new message.
  */
 export const FollowResponseSchema: GenMessage<FollowResponse> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 20);
+  messageDesc(file_dsh_session_v1_service, 21);
 
 /**
  * The cursor a follow stream opens at.
@@ -787,7 +837,7 @@ export type FollowOpening = Message<"dsh.session.v1.FollowOpening"> & {
  * Use `create(FollowOpeningSchema)` to create a new message.
  */
 export const FollowOpeningSchema: GenMessage<FollowOpening> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 21);
+  messageDesc(file_dsh_session_v1_service, 22);
 
 /**
  * Sends input to a session's agent.
@@ -822,7 +872,7 @@ export type PromptRequest = Message<"dsh.session.v1.PromptRequest"> & {
  * Use `create(PromptRequestSchema)` to create a new message.
  */
 export const PromptRequestSchema: GenMessage<PromptRequest> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 22);
+  messageDesc(file_dsh_session_v1_service, 23);
 
 /**
  * What happened to the input.
@@ -843,6 +893,14 @@ export type PromptResponse = Message<"dsh.session.v1.PromptResponse"> & {
    * @generated from field: uint32 queue_position = 2;
    */
   queuePosition: number;
+
+  /**
+   * Id of the waiting input (`input/queued`) when the input was queued or steered into a
+   * running turn; empty when it started a turn.
+   *
+   * @generated from field: string queue_id = 3;
+   */
+  queueId: string;
 };
 
 /**
@@ -850,7 +908,7 @@ export type PromptResponse = Message<"dsh.session.v1.PromptResponse"> & {
  * Use `create(PromptResponseSchema)` to create a new message.
  */
 export const PromptResponseSchema: GenMessage<PromptResponse> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 23);
+  messageDesc(file_dsh_session_v1_service, 24);
 
 /**
  * Asks to cancel a session's work.
@@ -871,7 +929,7 @@ export type CancelRequest = Message<"dsh.session.v1.CancelRequest"> & {
  * Use `create(CancelRequestSchema)` to create a new message.
  */
 export const CancelRequestSchema: GenMessage<CancelRequest> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 24);
+  messageDesc(file_dsh_session_v1_service, 25);
 
 /**
  * The result of a cancel.
@@ -892,6 +950,14 @@ export type CancelResponse = Message<"dsh.session.v1.CancelResponse"> & {
    * @generated from field: uint32 cleared = 2;
    */
   cleared: number;
+
+  /**
+   * The inputs cleared, in queue order, with their content, so a client can offer to
+   * restore them into the composer.
+   *
+   * @generated from field: repeated dsh.session.v1.QueuedInput cleared_inputs = 3;
+   */
+  clearedInputs: QueuedInput[];
 };
 
 /**
@@ -899,7 +965,7 @@ export type CancelResponse = Message<"dsh.session.v1.CancelResponse"> & {
  * Use `create(CancelResponseSchema)` to create a new message.
  */
 export const CancelResponseSchema: GenMessage<CancelResponse> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 25);
+  messageDesc(file_dsh_session_v1_service, 26);
 
 /**
  * Answers a pending approval or question.
@@ -943,7 +1009,7 @@ export type RespondRequest = Message<"dsh.session.v1.RespondRequest"> & {
  * Use `create(RespondRequestSchema)` to create a new message.
  */
 export const RespondRequestSchema: GenMessage<RespondRequest> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 26);
+  messageDesc(file_dsh_session_v1_service, 27);
 
 /**
  * A decision on a pending approval.
@@ -971,7 +1037,7 @@ export type ApprovalResponse = Message<"dsh.session.v1.ApprovalResponse"> & {
  * Use `create(ApprovalResponseSchema)` to create a new message.
  */
 export const ApprovalResponseSchema: GenMessage<ApprovalResponse> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 27);
+  messageDesc(file_dsh_session_v1_service, 28);
 
 /**
  * Answers to a pending question request.
@@ -1006,7 +1072,7 @@ export type QuestionResponse = Message<"dsh.session.v1.QuestionResponse"> & {
  * Use `create(QuestionResponseSchema)` to create a new message.
  */
 export const QuestionResponseSchema: GenMessage<QuestionResponse> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 28);
+  messageDesc(file_dsh_session_v1_service, 29);
 
 /**
  * The answer was accepted.
@@ -1021,7 +1087,65 @@ export type RespondResponse = Message<"dsh.session.v1.RespondResponse"> & {
  * Use `create(RespondResponseSchema)` to create a new message.
  */
 export const RespondResponseSchema: GenMessage<RespondResponse> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 29);
+  messageDesc(file_dsh_session_v1_service, 30);
+
+/**
+ * Edits or removes an input waiting in the queue.
+ *
+ * @generated from message dsh.session.v1.EditQueueRequest
+ */
+export type EditQueueRequest = Message<"dsh.session.v1.EditQueueRequest"> & {
+  /**
+   * The session.
+   *
+   * @generated from field: string session_id = 1;
+   */
+  sessionId: string;
+
+  /**
+   * The waiting input, from `input/queued` (or PromptResponse.queue_id).
+   *
+   * @generated from field: string queue_id = 2;
+   */
+  queueId: string;
+
+  /**
+   * Its new content; empty removes it from the queue (`input/unqueued` REMOVED). An
+   * edit keeps its place in the queue. An input that already left the queue (it started,
+   * or was cleared) is failed_precondition.
+   *
+   * @generated from field: repeated dsh.session.v1.ContentBlock content = 3;
+   */
+  content: ContentBlock[];
+};
+
+/**
+ * Describes the message dsh.session.v1.EditQueueRequest.
+ * Use `create(EditQueueRequestSchema)` to create a new message.
+ */
+export const EditQueueRequestSchema: GenMessage<EditQueueRequest> = /*@__PURE__*/
+  messageDesc(file_dsh_session_v1_service, 31);
+
+/**
+ * The result of an edit.
+ *
+ * @generated from message dsh.session.v1.EditQueueResponse
+ */
+export type EditQueueResponse = Message<"dsh.session.v1.EditQueueResponse"> & {
+  /**
+   * The content the input had before the edit (for a removal: what was taken out).
+   *
+   * @generated from field: repeated dsh.session.v1.ContentBlock previous = 1;
+   */
+  previous: ContentBlock[];
+};
+
+/**
+ * Describes the message dsh.session.v1.EditQueueResponse.
+ * Use `create(EditQueueResponseSchema)` to create a new message.
+ */
+export const EditQueueResponseSchema: GenMessage<EditQueueResponse> = /*@__PURE__*/
+  messageDesc(file_dsh_session_v1_service, 32);
 
 /**
  * Error detail attached to a failed_precondition error when a session's journal
@@ -1058,7 +1182,7 @@ export type JournalErrorDetail = Message<"dsh.session.v1.JournalErrorDetail"> & 
  * Use `create(JournalErrorDetailSchema)` to create a new message.
  */
 export const JournalErrorDetailSchema: GenMessage<JournalErrorDetail> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 30);
+  messageDesc(file_dsh_session_v1_service, 33);
 
 /**
  * The status of a todo item.
@@ -1235,6 +1359,16 @@ export const SessionService: GenService<{
     methodKind: "unary";
     input: typeof RespondRequestSchema;
     output: typeof RespondResponseSchema;
+  },
+  /**
+   * Edits or removes an input waiting in the session's queue.
+   *
+   * @generated from rpc dsh.session.v1.SessionService.EditQueue
+   */
+  editQueue: {
+    methodKind: "unary";
+    input: typeof EditQueueRequestSchema;
+    output: typeof EditQueueResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_dsh_session_v1_service, 0);
