@@ -86,6 +86,11 @@ export function requestArbs(known: readonly string[], cwds: readonly string[]) {
           .map((value) => ({ case: 'question' as const, value })),
       ),
     }),
+    editQueue: fc.record({
+      sessionId,
+      queueId: fc.string({ maxLength: 40 }),
+      content: fc.array(contentBlock, { maxLength: 2 }),
+    }),
   };
 }
 

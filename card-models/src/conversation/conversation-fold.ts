@@ -22,6 +22,7 @@ import type {
   ConversationNode,
   ConversationSnapshot,
   PendingItem,
+  QueueChange,
   ToolCallBlock,
 } from './types.js';
 
@@ -49,8 +50,10 @@ export class ConversationFold {
   private readonly resolved = new Map<string, QuestionResolved>();
   /** The call that asked each question request, for its answers. */
   private readonly questionCalls = new Map<string, string>();
+  private readonly queueLog: QueueChange[] = [];
   private pendingChanged = true;
   private resolvedChanged = true;
+  private queueChanged = true;
   private last: ConversationSnapshot | undefined;
 
   /** Seq of the first event, or of the window's end when empty. */
@@ -115,10 +118,12 @@ export class ConversationFold {
       this.resolvedChanged || rebuilt || last === undefined
         ? reuseMap(this.resolved, last?.resolvedQuestions)
         : last.resolvedQuestions,
+      this.queueChanged || rebuilt || last === undefined ? [...this.queueLog] : last.queueLog,
       this.vector,
     );
     this.pendingChanged = false;
     this.resolvedChanged = false;
+    this.queueChanged = false;
     this.last = snapshot;
     return snapshot;
   }
@@ -232,6 +237,18 @@ export class ConversationFold {
       case 'agentError': {
         const { message, code } = payload.value;
         return this.pushStatic({ kind: 'agent-error', seq, time, message, code });
+      }
+      case 'inputQueued': {
+        const { queueId, content, steer } = payload.value;
+        this.queueLog.push({ kind: 'queued', seq, queueId, content, steer });
+        this.queueChanged = true;
+        return;
+      }
+      case 'inputUnqueued': {
+        const { queueId, reason } = payload.value;
+        this.queueLog.push({ kind: 'unqueued', seq, queueId, reason });
+        this.queueChanged = true;
+        return;
       }
       case 'extension': {
         const { type, dataJson } = payload.value;

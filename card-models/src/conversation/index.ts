@@ -6,12 +6,14 @@ export {
   type WindowError,
 } from './create-conversation.js';
 export { pendingViews, unansweredNote, type PendingView } from './pending-views.js';
+export { waitingInputs, type WaitingInput } from './waiting-inputs.js';
 export type {
   AssistantBlock,
   ConversationNode,
   ConversationSnapshot,
   PartialMessage,
   PendingItem,
+  QueueChange,
   ToolCallBlock,
   ToolCallStatus,
   ToolResultFacts,

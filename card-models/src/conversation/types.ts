@@ -6,6 +6,7 @@ import type {
   SessionEvent,
   ToolError,
   TurnEndReason,
+  UnqueueReason,
 } from '@dsh/gen/events';
 
 /**
@@ -180,7 +181,25 @@ export interface ConversationSnapshot {
   readonly pending: readonly PendingItem[];
   /** Answers of resolved questions by question id (for question cards). */
   readonly resolvedQuestions: ReadonlyMap<string, QuestionResolved>;
+  /** The queue changes in the window (`input/queued`, `input/unqueued`), in seq order. */
+  readonly queueLog: readonly QueueChange[];
 }
+
+/** One change to the session's input queue. */
+export type QueueChange =
+  | {
+      readonly kind: 'queued';
+      readonly seq: number;
+      readonly queueId: string;
+      readonly content: readonly ContentBlock[];
+      readonly steer: boolean;
+    }
+  | {
+      readonly kind: 'unqueued';
+      readonly seq: number;
+      readonly queueId: string;
+      readonly reason: UnqueueReason;
+    };
 
 /** How the window changed. */
 export type WindowChange =

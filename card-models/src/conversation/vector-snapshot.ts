@@ -21,6 +21,7 @@ export class VectorSnapshot implements ConversationSnapshot {
     readonly runningCalls: ConversationSnapshot['runningCalls'],
     readonly pending: ConversationSnapshot['pending'],
     readonly resolvedQuestions: ConversationSnapshot['resolvedQuestions'],
+    readonly queueLog: ConversationSnapshot['queueLog'],
     vector: NodeVector<ConversationNode>,
   ) {
     this.#vector = vector;

@@ -235,6 +235,7 @@ describe('deliverables()', () => {
       runningCalls: [],
       pending: [],
       resolvedQuestions: new Map(),
+      queueLog: [],
     };
     expect(deliverables(snapshot, 1, posix)).toEqual(deliverables(nodes, 1, posix));
     expect(deliverables(snapshot, 1, posix)).toHaveLength(1);

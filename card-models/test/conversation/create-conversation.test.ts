@@ -219,6 +219,7 @@ describe('createConversation()', () => {
         runningCalls: [],
         pending: [],
         resolvedQuestions: new Map(),
+        queueLog: [],
       });
     });
   });

@@ -1,5 +1,4 @@
 import MarkdownIt from 'markdown-it';
-import type Token from 'markdown-it/lib/token.mjs';
 import { highlight, languageName, scopeClasses } from './highlighter.js';
 
 const safeLink = /^https?:\/\//i;
@@ -33,8 +32,7 @@ md.renderer.rules.image = (tokens, index) => {
  * code highlighted from card-models' tokens (escaped text in spans, never highlight.js's
  * own HTML). The copy button is handled by `MarkdownText` (event delegation).
  */
-const codeBlock = (tokens: Token[], index: number): string => {
-  const token = tokens[index];
+const codeBlock = (token: { info: string; content: string } | undefined): string => {
   if (token === undefined) return '';
   const info = token.info.trim().split(/\s+/)[0] ?? '';
   const lang = languageName(info);
@@ -59,8 +57,8 @@ const codeBlock = (tokens: Token[], index: number): string => {
     `<pre><code>${body}</code></pre></div>\n`
   );
 };
-md.renderer.rules.fence = codeBlock;
-md.renderer.rules.code_block = codeBlock;
+md.renderer.rules.fence = (tokens, index) => codeBlock(tokens[index]);
+md.renderer.rules.code_block = (tokens, index) => codeBlock(tokens[index]);
 
 const taskMarker = /^\[([ xX])\][ \t]+/;
 

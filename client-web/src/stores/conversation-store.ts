@@ -4,6 +4,8 @@ import {
   type SessionWindow,
   type SessionWindowState,
 } from '@dsh/client-live';
+import { waitingInputs, type WaitingInput } from '@dsh/card-models';
+import type { ContentBlock } from '@dsh/gen/content';
 import { ApprovalDecision } from '@dsh/gen/events';
 import { PromptMode } from '@dsh/gen/service';
 import { defineStore } from 'pinia';
@@ -13,9 +15,25 @@ import { useSessionListStore } from './session-list-store.js';
 
 /** A failed send or stop, shown above the input bar until the next attempt. */
 export interface InputError {
-  readonly op: 'send' | 'stop' | 'respond';
+  readonly op: 'send' | 'stop' | 'respond' | 'queue';
   readonly message: string;
 }
+
+/** What the last Stop cleared from the queue, offered back to the composer. */
+export interface ClearedQueue {
+  readonly sessionId: string;
+  readonly texts: readonly string[];
+}
+
+/** The text of content blocks as a person typed it (non-text blocks left out). */
+export function contentText(content: readonly ContentBlock[]): string {
+  return content
+    .map((block) => (block.block.case === 'text' ? block.block.value.text : ''))
+    .filter((text) => text !== '')
+    .join('\n');
+}
+
+const textContent = (text: string) => [{ block: { case: 'text' as const, value: { text } } }];
 
 /**
  * The open conversation: one live `createSessionWindow` for the selected session (memory
@@ -33,11 +51,19 @@ export const useConversationStore = defineStore('conversation', () => {
   const sending = ref(false);
   /** Increments on every send: the conversation scrolls to the bottom. */
   const sends = ref(0);
+  const cleared = ref<ClearedQueue>();
   let window: SessionWindow | undefined;
 
   const running = computed(() =>
     sessionId.value === undefined ? false : (list.summary(sessionId.value)?.running ?? false),
   );
+  /** The inputs waiting in the open session's queue, in order (baseline + the window). */
+  const queue = computed<WaitingInput[]>(() => {
+    const current = state.value;
+    if (current === undefined) return [];
+    const baseline = current.baseline;
+    return waitingInputs(baseline?.queue, baseline?.beforeSeq ?? 0, current.snapshot.queueLog);
+  });
   const draft = computed({
     get: () => (sessionId.value === undefined ? '' : (drafts.get(sessionId.value) ?? '')),
     set: (text: string) => {
@@ -52,6 +78,7 @@ export const useConversationStore = defineStore('conversation', () => {
     sessionId.value = id;
     selectedCallId.value = undefined;
     inputError.value = undefined;
+    cleared.value = undefined;
     state.value = undefined;
     if (id === undefined) return;
     const opened = createSessionWindow({
@@ -85,7 +112,7 @@ export const useConversationStore = defineStore('conversation', () => {
     try {
       await host.requireClient().prompt({
         sessionId: id,
-        content: [{ block: { case: 'text', value: { text } } }],
+        content: textContent(text),
         mode: mode === 'steer' ? PromptMode.STEER : PromptMode.QUEUE,
       });
     } catch (error) {
@@ -102,9 +129,44 @@ export const useConversationStore = defineStore('conversation', () => {
     if (id === undefined) return;
     inputError.value = undefined;
     try {
-      await host.requireClient().cancel({ sessionId: id });
+      const response = await host.requireClient().cancel({ sessionId: id });
+      const texts = response.clearedInputs.map((input) => contentText(input.content));
+      if (sessionId.value === id) {
+        cleared.value = texts.length > 0 ? { sessionId: id, texts } : undefined;
+      }
     } catch (error) {
       if (sessionId.value === id) inputError.value = { op: 'stop', message: describeError(error) };
+    }
+  }
+
+  /** Puts what the last Stop cleared back into the composer, before any text typed since. */
+  function restoreCleared(): void {
+    const last = cleared.value;
+    if (last === undefined) return;
+    const typed = drafts.get(last.sessionId) ?? '';
+    const restored = last.texts.join('\n\n');
+    drafts.set(last.sessionId, typed === '' ? restored : `${restored}\n\n${typed}`);
+    cleared.value = undefined;
+  }
+
+  function dismissCleared(): void {
+    cleared.value = undefined;
+  }
+
+  /** Replaces a waiting input's text, or removes it (empty text). */
+  async function editQueued(queueId: string, text: string): Promise<boolean> {
+    const id = sessionId.value;
+    if (id === undefined) return false;
+    inputError.value = undefined;
+    try {
+      const trimmed = text.trim();
+      await host
+        .requireClient()
+        .editQueue({ sessionId: id, queueId, content: trimmed === '' ? [] : textContent(trimmed) });
+      return true;
+    } catch (error) {
+      if (sessionId.value === id) inputError.value = { op: 'queue', message: describeError(error) };
+      return false;
     }
   }
 
@@ -163,12 +225,17 @@ export const useConversationStore = defineStore('conversation', () => {
     inputError,
     sending,
     sends,
+    queue,
+    cleared,
     selectedCallId,
     open,
     loadOlder,
     retry,
     send,
     stop,
+    restoreCleared,
+    dismissCleared,
+    editQueued,
     approve,
     answer,
     selectCall,

@@ -4,11 +4,11 @@ import { stat } from 'node:fs/promises';
 import { Code, ConnectError } from '@connectrpc/connect';
 import type { ContentBlock } from '@dsh/gen/content';
 import type { PromptMode, RespondRequest } from '@dsh/gen/service';
-import type { JournalStore } from '@dsh/journal';
+import { queuedInputs, type JournalStore, type WaitingInput } from '@dsh/journal';
 import { type ModelProvider } from '@dsh/providers';
 import { noAllowedPaths, type AllowedPaths, type ApprovalPolicy } from './approval-settings.js';
 import { createToolRuntime, type Tool } from '@dsh/tools';
-import { openAgentSession, type AgentSession } from './agent-session.js';
+import { openAgentSession, type AgentSession, type QueuedInputFacts } from './agent-session.js';
 import { systemPrompt } from './system-prompt.js';
 
 /** What the agent runtime of a host is built from. */
@@ -44,9 +44,22 @@ export interface AgentRuntime {
   prompt(
     sessionId: string,
     input: { content: ContentBlock[]; mode: PromptMode },
-  ): Promise<{ started: boolean; queuePosition: number }>;
-  cancel(sessionId: string): Promise<{ cancelled: boolean; cleared: number }>;
+  ): Promise<{ started: boolean; queuePosition: number; queueId: string }>;
+  cancel(
+    sessionId: string,
+  ): Promise<{ cancelled: boolean; cleared: number; clearedInputs: QueuedInputFacts[] }>;
   respond(sessionId: string, response: RespondRequest['response']): Promise<void>;
+  editQueue(
+    sessionId: string,
+    queueId: string,
+    content: ContentBlock[],
+  ): Promise<{ previous: ContentBlock[] }>;
+  /**
+   * Opens every writable session whose journal shows inputs still waiting in its queue
+   * (the host stopped while they were queued), so they run again in order. Resolves to
+   * the ids of the sessions it resumed.
+   */
+  resume(): Promise<string[]>;
   isRunning(sessionId: string): boolean;
   /** Observes running-state changes; returns the function that stops observing. */
   onStatus(listener: (status: AgentStatus) => void): () => void;
@@ -123,6 +136,24 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     async respond(sessionId, response) {
       (await session(sessionId)).respond(response);
     },
+    async editQueue(sessionId, queueId, content) {
+      return (await session(sessionId)).editQueue(queueId, content);
+    },
+    async resume() {
+      const resumed: string[] = [];
+      for (const summary of await options.store.list()) {
+        if (summary.readOnly || summary.error !== undefined) continue;
+        try {
+          if (await hasWaitingInput(options.store, summary.header.sessionId)) {
+            await session(summary.header.sessionId);
+            resumed.push(summary.header.sessionId);
+          }
+        } catch (cause) {
+          console.error(`dsh: cannot resume the queue of ${summary.header.sessionId}:`, cause);
+        }
+      }
+      return resumed;
+    },
     isRunning: (sessionId) => running.has(sessionId),
     onStatus(listener) {
       listeners.add(listener);
@@ -137,6 +168,15 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       await Promise.all(open.map((s) => (s.status === 'fulfilled' ? s.value.cancel() : undefined)));
     },
   };
+}
+
+/** Whether the tail page (baseline plus its events) leaves any input waiting in the queue. */
+async function hasWaitingInput(store: JournalStore, sessionId: string): Promise<boolean> {
+  const journal = await store.open(sessionId);
+  const page = await journal.page(undefined, 1);
+  let waiting: readonly WaitingInput[] = page.baseline?.queue ?? [];
+  for (const event of page.events) waiting = queuedInputs.fold(waiting, event);
+  return waiting.length > 0;
 }
 
 async function isDirectory(path: string): Promise<boolean> {

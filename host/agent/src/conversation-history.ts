@@ -64,6 +64,8 @@ export function createConversationHistory(): ConversationHistory {
           case 'turnStart':
           case 'turnEnd':
           case 'agentError':
+          case 'inputQueued':
+          case 'inputUnqueued':
           case 'extension':
           case undefined:
             break;

@@ -5,6 +5,7 @@ export {
   type AgentStatus,
   type AgentRuntimeOptions,
 } from './agent-runtime.js';
+export type { QueuedInputFacts } from './agent-session.js';
 export { approvalVerdict, type ApprovalVerdict } from './approval-policy.js';
 export {
   noAllowedPaths,

@@ -8,6 +8,8 @@ import {
   CodeDispatchSchema,
   CodeDispatchStartSchema,
   ContextMessageSchema,
+  InputQueuedSchema,
+  InputUnqueuedSchema,
   QuestionRequestedSchema,
   QuestionResolvedSchema,
   SteeringMessageSchema,
@@ -44,6 +46,8 @@ export const eventTypes: Readonly<Record<KnownPayloadCase, { type: string; schem
     turnStart: { type: 'turn/start', schema: TurnStartSchema },
     turnEnd: { type: 'turn/end', schema: TurnEndSchema },
     agentError: { type: 'agent/error', schema: AgentErrorSchema },
+    inputQueued: { type: 'input/queued', schema: InputQueuedSchema },
+    inputUnqueued: { type: 'input/unqueued', schema: InputUnqueuedSchema },
   };
 
 /** Journal type name -> payload case, for decoding. */

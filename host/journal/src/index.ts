@@ -62,6 +62,7 @@ export {
   createProjectionRegistry,
   defaultProjections,
   parseTodoArguments,
+  queuedInputs,
   todoList,
   tokenUsage,
   type BaselineFields,
@@ -71,6 +72,7 @@ export {
   type TodoEntry,
   type TodoListState,
   type TokenUsageState,
+  type WaitingInput,
 } from './projections/index.js';
 
 // For journal backends: append-time checks and projection checkpoints.

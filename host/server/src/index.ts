@@ -11,6 +11,7 @@ export {
 export {
   createNoAgentControl,
   type AgentControl,
+  type QueuedInputFacts,
   type AgentStatus,
 } from './session/agent-control.js';
 export { hostVersion } from './host-version.js';

@@ -203,10 +203,12 @@ function createRecordingAgent(): AgentControl & {
       return Promise.resolve({
         started: !running.has(sessionId),
         queuePosition: running.has(sessionId) ? 1 : 0,
+        queueId: running.has(sessionId) ? 'q-1' : '',
       });
     },
-    cancel: () => Promise.resolve({ cancelled: false, cleared: 0 }),
+    cancel: () => Promise.resolve({ cancelled: false, cleared: 0, clearedInputs: [] }),
     respond: () => Promise.resolve(),
+    editQueue: () => Promise.resolve({ previous: [] }),
     isRunning: (id) => running.has(id),
     onStatus(listener) {
       listeners.add(listener);
@@ -233,6 +235,7 @@ describe('with an agent runtime (RPC)', () => {
       'prompt',
       'cancel',
       'respond',
+      'edit_queue',
     ]);
     const session = await host.store.create({ cwd: host.dir });
     const id = session.header.sessionId;

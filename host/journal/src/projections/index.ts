@@ -7,5 +7,6 @@ export {
   type ProjectionStates,
 } from './projection-registry.js';
 export { parseTodoArguments, type TodoEntry } from './todo-arguments.js';
+export { queuedInputs, type WaitingInput } from './queued-inputs.js';
 export { todoList, type TodoListState } from './todo-list.js';
 export { tokenUsage, type TokenUsageState } from './token-usage.js';

@@ -2,6 +2,7 @@ import { create, type JsonValue } from '@bufbuild/protobuf';
 import type { SessionEvent } from '@dsh/gen/events';
 import { BaselineSchema, type Baseline } from '@dsh/gen/service';
 import type { Projection } from './projection.js';
+import { queuedInputs } from './queued-inputs.js';
 import { todoList } from './todo-list.js';
 import { tokenUsage } from './token-usage.js';
 
@@ -19,10 +20,14 @@ export interface ProjectionRegistry {
   baseline(states: ProjectionStates, beforeSeq: number): Baseline;
 }
 
-/** The projections every journal keeps: token-usage totals and the latest todo list. */
+/**
+ * The projections every journal keeps: token-usage totals, the latest todo list and the
+ * inputs waiting in the queue.
+ */
 export const defaultProjections: readonly Projection<unknown>[] = [
   tokenUsage as Projection<unknown>,
   todoList as Projection<unknown>,
+  queuedInputs as Projection<unknown>,
 ];
 
 /** Builds the registry of `projections` (the default ones unless given). */

@@ -3,7 +3,7 @@ import type { SessionEvent } from '@dsh/gen/events';
 import type { Baseline } from '@dsh/gen/service';
 
 /** The fields of a `Baseline` that projections fill (everything but `beforeSeq`). */
-export type BaselineFields = Partial<Pick<Baseline, 'tokenUsage' | 'todoList'>>;
+export type BaselineFields = Partial<Pick<Baseline, 'tokenUsage' | 'todoList' | 'queue'>>;
 
 /**
  * A pure fold over a session's events whose state can be snapshotted as JSON and

@@ -40,7 +40,7 @@ export function createSessionService(deps: SessionServiceDeps): ServiceImpl<type
   return {
     describeHost() {
       const capabilities = ['page', 'follow', 'watch', 'create'];
-      if (agent.enabled) capabilities.push('prompt', 'cancel', 'respond');
+      if (agent.enabled) capabilities.push('prompt', 'cancel', 'respond', 'edit_queue');
       return {
         version: deps.version,
         formatVersion,
@@ -134,6 +134,17 @@ export function createSessionService(deps: SessionServiceDeps): ServiceImpl<type
       }
       await agent.respond(req.sessionId, req.response);
       return {};
+    },
+
+    async editQueue(req, ctx) {
+      await abortable(store.open(req.sessionId), ctx.signal);
+      if (req.queueId === '') {
+        throw new ConnectError(
+          'the edit names no queued input: set queue_id (from input/queued)',
+          Code.InvalidArgument,
+        );
+      }
+      return await agent.editQueue(req.sessionId, req.queueId, req.content);
     },
   };
 }
