@@ -62,19 +62,23 @@ describe.skipIf(missing !== undefined)('web client in Chromium', { timeout: 60_0
     const { page, errors } = await browser.page();
     await openSession(page, 'long-paging');
     await page.waitForSelector('.session-row.selected');
-    const before = await seqs(page);
+    const loaded = () =>
+      page.$eval('.conversation', (el) => Number((el as HTMLElement).dataset['nodes']));
+    const before = await loaded();
     await page.$eval('.conversation', (el) => (el.scrollTop = 0));
+    await page.waitForTimeout(100);
     const anchor = await firstVisible(page);
     await page.click('[data-action="load-older"]');
     await page.waitForFunction(
-      (n) => document.querySelectorAll('.conversation [data-seq]').length > n,
-      before.length,
+      (n) => Number(document.querySelector<HTMLElement>('.conversation')?.dataset['nodes']) > n,
+      before,
     );
-    await page.waitForTimeout(100);
+    await page.waitForTimeout(300);
+    // Only the rows near the viewport are rendered; they are in order, each once.
     const after = await seqs(page);
-    expect(after.length).toBeGreaterThan(before.length);
-    expect(after.slice(-before.length)).toEqual(before);
+    expect(after).toEqual([...after].sort((a, b) => a - b));
     expect(new Set(after).size).toBe(after.length);
+    expect(after).toContain(Number(anchor.seq));
     const moved = await page.$eval(
       '.conversation',
       (scroller, seq) => {
@@ -85,6 +89,40 @@ describe.skipIf(missing !== undefined)('web client in Chromium', { timeout: 60_0
     );
     expect(Math.abs(moved - anchor.offset)).toBeLessThan(2);
     await page.screenshot({ path: `${artifacts}long-paging.png` });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('keeps the DOM bounded by the viewport however many older pages are loaded', async () => {
+    const { page, errors } = await browser.page();
+    await openSession(page, 'long-paging');
+    const loaded = () =>
+      page.$eval('.conversation', (el) => Number((el as HTMLElement).dataset['nodes']));
+    const elements = () => page.$eval('.conversation', (el) => el.querySelectorAll('*').length);
+    const first = await elements();
+    for (let pages = 0; pages < 6; pages++) {
+      const button = page.locator('[data-action="load-older"]');
+      if ((await button.count()) === 0) break;
+      const count = await loaded();
+      await page.$eval('.conversation', (el) => (el.scrollTop = 0));
+      await button.click();
+      await page.waitForFunction(
+        (n) => Number(document.querySelector<HTMLElement>('.conversation')?.dataset['nodes']) > n,
+        count,
+      );
+    }
+    await page.waitForTimeout(200);
+    const nodes = await loaded();
+    const rendered = (await seqs(page)).length;
+    expect(nodes).toBeGreaterThan(rendered * 2);
+    expect(await elements()).toBeLessThan(Math.max(first * 3, 2_000));
+    // Scrolling to the bottom renders the newest rows again, in order.
+    await page.$eval('.conversation', (el) => (el.scrollTop = el.scrollHeight));
+    await page.waitForTimeout(200);
+    const bottom = await seqs(page);
+    expect(bottom).toEqual([...bottom].sort((a, b) => a - b));
+    expect(await page.locator('.conversation .node').last().isVisible()).toBe(true);
+    await page.screenshot({ path: `${artifacts}long-paging-bottom.png` });
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -251,6 +289,11 @@ describe.skipIf(missing !== undefined)('web client in Chromium', { timeout: 60_0
     const { page, errors } = await browser.page();
     await openSession(page, 'showcase');
     const chip = page.locator('.deliverables .chip', { hasText: 'src/utils/slugify.ts' });
+    // The conversation renders only the rows near the viewport: scroll up to the chip.
+    for (let i = 0; i < 100 && (await chip.count()) === 0; i++) {
+      await page.$eval('.conversation', (el) => (el.scrollTop -= el.clientHeight));
+      await page.waitForTimeout(50);
+    }
     await chip.first().scrollIntoViewIfNeeded();
     await chip.first().click();
     const details = page.locator('[data-testid="details"] .dsh-card[data-mode="details"]');
