@@ -11,6 +11,7 @@ import { PromptMode } from '@dsh/gen/service';
 import { defineStore } from 'pinia';
 import { computed, reactive, ref, shallowRef } from 'vue';
 import { useHostStore } from './host-store.js';
+import { loadDrafts, loadHistory, remember, saveDrafts } from './input-memory.js';
 import { useSessionListStore } from './session-list-store.js';
 
 /** A failed send or stop, shown above the input bar until the next attempt. */
@@ -46,7 +47,12 @@ export const useConversationStore = defineStore('conversation', () => {
   const sessionId = ref<string>();
   const state = shallowRef<SessionWindowState>();
   const selectedCallId = ref<string>();
-  const drafts = reactive(new Map<string, string>());
+  const drafts = reactive(loadDrafts());
+  /** Session ids by the last edit of their draft, newest first (what storage keeps). */
+  let draftOrder = [...drafts.keys()];
+  let saveTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Sent messages, oldest first, for Up/Down in an empty composer. */
+  const history = ref<string[]>(loadHistory());
   const inputError = ref<InputError>();
   const sending = ref(false);
   /** Increments on every send: the conversation scrolls to the bottom. */
@@ -67,9 +73,23 @@ export const useConversationStore = defineStore('conversation', () => {
   const draft = computed({
     get: () => (sessionId.value === undefined ? '' : (drafts.get(sessionId.value) ?? '')),
     set: (text: string) => {
-      if (sessionId.value !== undefined) drafts.set(sessionId.value, text);
+      if (sessionId.value !== undefined) setDraft(sessionId.value, text);
     },
   });
+
+  /** Sets a session's draft and stores the drafts soon (at once when the page hides). */
+  function setDraft(id: string, text: string): void {
+    drafts.set(id, text);
+    draftOrder = [id, ...draftOrder.filter((other) => other !== id)];
+    if (saveTimer === undefined) saveTimer = setTimeout(flushDrafts, 300);
+  }
+
+  function flushDrafts(): void {
+    if (saveTimer !== undefined) clearTimeout(saveTimer);
+    saveTimer = undefined;
+    saveDrafts(drafts, draftOrder);
+  }
+  globalThis.addEventListener?.('pagehide', flushDrafts);
 
   function open(id: string | undefined): void {
     if (id === sessionId.value) return;
@@ -107,7 +127,7 @@ export const useConversationStore = defineStore('conversation', () => {
     if (id === undefined || text === '' || sending.value) return;
     sending.value = true;
     inputError.value = undefined;
-    drafts.set(id, '');
+    setDraft(id, '');
     sends.value += 1;
     try {
       await host.requireClient().prompt({
@@ -115,9 +135,10 @@ export const useConversationStore = defineStore('conversation', () => {
         content: textContent(text),
         mode: mode === 'steer' ? PromptMode.STEER : PromptMode.QUEUE,
       });
+      history.value = remember(history.value, text);
     } catch (error) {
       const typed = drafts.get(id) ?? '';
-      drafts.set(id, typed === '' ? text : `${text}\n${typed}`);
+      setDraft(id, typed === '' ? text : `${text}\n${typed}`);
       if (sessionId.value === id) inputError.value = { op: 'send', message: describeError(error) };
     } finally {
       sending.value = false;
@@ -145,7 +166,7 @@ export const useConversationStore = defineStore('conversation', () => {
     if (last === undefined) return;
     const typed = drafts.get(last.sessionId) ?? '';
     const restored = last.texts.join('\n\n');
-    drafts.set(last.sessionId, typed === '' ? restored : `${restored}\n\n${typed}`);
+    setDraft(last.sessionId, typed === '' ? restored : `${restored}\n\n${typed}`);
     cleared.value = undefined;
   }
 
@@ -222,6 +243,7 @@ export const useConversationStore = defineStore('conversation', () => {
     state,
     running,
     draft,
+    history,
     inputError,
     sending,
     sends,

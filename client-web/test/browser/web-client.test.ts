@@ -212,6 +212,43 @@ describe.skipIf(missing !== undefined)('web client in Chromium', { timeout: 60_0
     await page.close();
   });
 
+  it('keeps drafts across a reload and walks the sent messages with Up and Down', async () => {
+    const { page, errors } = await browser.page();
+    const id = await host.createSession('Input memory');
+    await page.goto(`${host.url}/#/s/${id}`);
+    await page.waitForSelector('.empty-state');
+    const input = page.locator('[data-testid="input"]');
+    await input.fill('a draft that survives');
+    await page.waitForTimeout(400);
+    await page.reload();
+    await page.waitForSelector('.empty-state');
+    expect(await input.inputValue()).toBe('a draft that survives');
+    await input.fill('first message');
+    await input.press('Enter');
+    await page.waitForFunction(() => document.body.textContent?.includes('first message'));
+    await input.fill('second message');
+    await input.press('Enter');
+    await page.waitForFunction(
+      () => (document.querySelector('[data-testid="input"]') as HTMLTextAreaElement).value === '',
+    );
+    await page.reload();
+    await page.waitForSelector('.conversation [data-seq]');
+    await input.focus();
+    const walk = async (key: string) => {
+      await input.press(key);
+      return input.inputValue();
+    };
+    expect(await walk('ArrowUp')).toBe('second message');
+    expect(await walk('ArrowUp')).toBe('first message');
+    expect(await walk('ArrowDown')).toBe('second message');
+    await page.screenshot({ path: `${artifacts}input-history.png` });
+    expect(await walk('ArrowDown')).toBe('');
+    await input.fill('typed');
+    expect(await walk('ArrowUp')).toBe('typed');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('shows the disconnect banner and resyncs after a host restart without duplicates', async () => {
     const id = await host.createSession('Restart');
     const journal = await host.journal(id);
