@@ -249,6 +249,30 @@ describe.skipIf(missing !== undefined)('web client in Chromium', { timeout: 60_0
     await page.close();
   });
 
+  it('filters the session list by title, id or folder', async () => {
+    const { page, errors } = await browser.page();
+    await page.goto(`${host.url}/`);
+    await page.waitForSelector('.session-row');
+    const all = await page.locator('.session-row').count();
+    const filter = page.locator('[data-testid="session-filter"]');
+    await filter.fill('PAGING long');
+    await page.waitForFunction(() => document.querySelectorAll('.session-row').length === 1);
+    expect(await page.locator('.session-row').first().getAttribute('data-session-id')).toBe(
+      'long-paging',
+    );
+    await page.screenshot({ path: `${artifacts}session-filter.png` });
+    await filter.fill('no such session anywhere');
+    await page.waitForSelector('[data-testid="list-note"]');
+    expect(await page.locator('[data-testid="list-note"]').textContent()).toContain(
+      'No session matches “no such session anywhere”',
+    );
+    await filter.press('Escape');
+    expect(await filter.inputValue()).toBe('');
+    expect(await page.locator('.session-row').count()).toBe(all);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('shows the disconnect banner and resyncs after a host restart without duplicates', async () => {
     const id = await host.createSession('Restart');
     const journal = await host.journal(id);
