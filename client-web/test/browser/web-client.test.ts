@@ -273,6 +273,32 @@ describe.skipIf(missing !== undefined)('web client in Chromium', { timeout: 60_0
     await page.close();
   });
 
+  it('lists every key in the ? overlay and closes it with Esc', async () => {
+    const { page, errors } = await browser.page();
+    await openSession(page, 'showcase');
+    await page.locator('.conversation').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('?');
+    const overlay = page.locator('[data-testid="keys-overlay"]');
+    await overlay.waitFor();
+    const text = (await overlay.textContent()) ?? '';
+    for (const does of ['Next / previous card', 'Focus the message', 'earlier / later sent'])
+      expect(text).toContain(does);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
+      'Close',
+    );
+    await page.screenshot({ path: `${artifacts}keys-overlay.png` });
+    await page.keyboard.press('Escape');
+    await overlay.waitFor({ state: 'detached' });
+    // Typed into a text field, ? is a character, not the overlay.
+    const filter = page.locator('[data-testid="session-filter"]');
+    await filter.focus();
+    await page.keyboard.press('?');
+    expect(await filter.inputValue()).toBe('?');
+    expect(await overlay.count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('shows the disconnect banner and resyncs after a host restart without duplicates', async () => {
     const id = await host.createSession('Restart');
     const journal = await host.journal(id);
