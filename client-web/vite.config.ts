@@ -1,9 +1,10 @@
 import vue from '@vitejs/plugin-vue';
 import { defineConfig } from 'vite';
+import { precompress } from './scripts/precompress.js';
 
 /** Builds the web client into `dist/`, which the host serves at `/` (same origin as the API). */
 export default defineConfig({
-  plugins: [vue()],
+  plugins: [vue(), precompress()],
   base: './',
   build: {
     outDir: 'dist',

@@ -90,6 +90,11 @@ export function requestArbs(known: readonly string[], cwds: readonly string[]) {
       sessionId,
       instruction: fc.oneof(fc.constant(''), text, fc.string({ minLength: 4097, maxLength: 4200 })),
     }),
+    editQueue: fc.record({
+      sessionId,
+      queueId: fc.string({ maxLength: 40 }),
+      content: fc.array(contentBlock, { maxLength: 2 }),
+    }),
   };
 }
 

@@ -58,7 +58,8 @@ export {
   type WebSearchCard,
   type WebSource,
 } from './web-card.js';
-export { highlightLines, type HighlightToken } from './highlight-lines.js';
+export { highlightLines } from './highlight-lines.js';
+export { highlightLinesWith, type HighlightToken } from './highlight-tokens.js';
 export { previewLineCount } from './preview-lines.js';
 export { deliverables, deliverablesByTurn, type Deliverable } from './deliverables.js';
 

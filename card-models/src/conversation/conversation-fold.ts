@@ -23,6 +23,7 @@ import type {
   ConversationSnapshot,
   OpenTurn,
   PendingItem,
+  QueueChange,
   ToolCallBlock,
 } from './types.js';
 
@@ -51,8 +52,10 @@ export class ConversationFold {
   /** The call that asked each question request, for its answers. */
   private readonly questionCalls = new Map<string, string>();
   private openTurn: OpenTurn | undefined;
+  private readonly queueLog: QueueChange[] = [];
   private pendingChanged = true;
   private resolvedChanged = true;
+  private queueChanged = true;
   private last: ConversationSnapshot | undefined;
 
   /** Seq of the first event, or of the window's end when empty. */
@@ -118,10 +121,12 @@ export class ConversationFold {
         ? reuseMap(this.resolved, last?.resolvedQuestions)
         : last.resolvedQuestions,
       reuseOpenTurn(this.openTurn, last?.openTurn),
+      this.queueChanged || rebuilt || last === undefined ? [...this.queueLog] : last.queueLog,
       this.vector,
     );
     this.pendingChanged = false;
     this.resolvedChanged = false;
+    this.queueChanged = false;
     this.last = snapshot;
     return snapshot;
   }
@@ -259,6 +264,18 @@ export class ConversationFold {
           instruction,
           model,
         });
+      }
+      case 'inputQueued': {
+        const { queueId, content, steer } = payload.value;
+        this.queueLog.push({ kind: 'queued', seq, queueId, content, steer });
+        this.queueChanged = true;
+        return;
+      }
+      case 'inputUnqueued': {
+        const { queueId, reason } = payload.value;
+        this.queueLog.push({ kind: 'unqueued', seq, queueId, reason });
+        this.queueChanged = true;
+        return;
       }
       case 'extension': {
         const { type, dataJson } = payload.value;

@@ -7,6 +7,7 @@ export {
 } from './create-conversation.js';
 export { pendingViews, unansweredNote, type PendingView } from './pending-views.js';
 export { compactionLabel, type CompactionLabel, type CompactionNode } from './compaction-label.js';
+export { waitingInputs, type WaitingInput } from './waiting-inputs.js';
 export type {
   AssistantBlock,
   ConversationNode,
@@ -15,6 +16,7 @@ export type {
   OpenTurn,
   PartialMessage,
   PendingItem,
+  QueueChange,
   ToolCallBlock,
   ToolCallStatus,
   ToolResultFacts,

@@ -7,6 +7,7 @@ import type {
   SessionEvent,
   ToolError,
   TurnEndReason,
+  UnqueueReason,
 } from '@dsh/gen/events';
 
 /**
@@ -228,6 +229,8 @@ export interface ConversationSnapshot {
    * it has been working); undefined when none, or when its start is older than the window.
    */
   readonly openTurn: OpenTurn | undefined;
+  /** The queue changes in the window (`input/queued`, `input/unqueued`), in seq order. */
+  readonly queueLog: readonly QueueChange[];
 }
 
 /** A turn that started in the window and has not ended: its number and its `turn/start`. */
@@ -236,6 +239,22 @@ export interface OpenTurn {
   readonly seq: number;
   readonly time: Timestamp | undefined;
 }
+
+/** One change to the session's input queue. */
+export type QueueChange =
+  | {
+      readonly kind: 'queued';
+      readonly seq: number;
+      readonly queueId: string;
+      readonly content: readonly ContentBlock[];
+      readonly steer: boolean;
+    }
+  | {
+      readonly kind: 'unqueued';
+      readonly seq: number;
+      readonly queueId: string;
+      readonly reason: UnqueueReason;
+    };
 
 /** How the window changed. */
 export type WindowChange =

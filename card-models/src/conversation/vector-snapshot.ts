@@ -22,6 +22,7 @@ export class VectorSnapshot implements ConversationSnapshot {
     readonly pending: ConversationSnapshot['pending'],
     readonly resolvedQuestions: ConversationSnapshot['resolvedQuestions'],
     readonly openTurn: ConversationSnapshot['openTurn'],
+    readonly queueLog: ConversationSnapshot['queueLog'],
     vector: NodeVector<ConversationNode>,
   ) {
     this.#vector = vector;

@@ -236,6 +236,7 @@ describe('deliverables()', () => {
       pending: [],
       resolvedQuestions: new Map(),
       openTurn: undefined,
+      queueLog: [],
     };
     expect(deliverables(snapshot, 1, posix)).toEqual(deliverables(nodes, 1, posix));
     expect(deliverables(snapshot, 1, posix)).toHaveLength(1);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { highlightLines, type HighlightToken } from '../../src/cards/highlight-lines.js';
+import { highlightLines } from '../../src/cards/highlight-lines.js';
+import type { HighlightToken } from '../../src/cards/highlight-tokens.js';
 
 const show = (lines: HighlightToken[][]) =>
   lines.map((tokens) => tokens.map((t) => (t.scope ? `[${t.scope}:${t.text}]` : t.text)).join(''));

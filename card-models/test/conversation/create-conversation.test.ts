@@ -249,6 +249,7 @@ describe('createConversation()', () => {
         pending: [],
         resolvedQuestions: new Map(),
         openTurn: undefined,
+        queueLog: [],
       });
     });
   });

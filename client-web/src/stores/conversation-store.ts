@@ -5,18 +5,37 @@ import {
   type SessionWindow,
   type SessionWindowState,
 } from '@dsh/client-live';
+import { waitingInputs, type WaitingInput } from '@dsh/card-models';
+import type { ContentBlock } from '@dsh/gen/content';
 import { ApprovalDecision } from '@dsh/gen/events';
 import { PromptMode } from '@dsh/gen/service';
 import { defineStore } from 'pinia';
 import { computed, reactive, ref, shallowRef } from 'vue';
 import { useHostStore } from './host-store.js';
+import { loadDrafts, loadHistory, remember, saveDrafts } from './input-memory.js';
 import { useSessionListStore } from './session-list-store.js';
 
 /** A failed send, stop or compaction, shown above the input bar until the next attempt. */
 export interface InputError {
-  readonly op: 'send' | 'stop' | 'respond' | 'compact';
+  readonly op: 'send' | 'stop' | 'respond' | 'compact' | 'queue';
   readonly message: string;
 }
+
+/** What the last Stop cleared from the queue, offered back to the composer. */
+export interface ClearedQueue {
+  readonly sessionId: string;
+  readonly texts: readonly string[];
+}
+
+/** The text of content blocks as a person typed it (non-text blocks left out). */
+export function contentText(content: readonly ContentBlock[]): string {
+  return content
+    .map((block) => (block.block.case === 'text' ? block.block.value.text : ''))
+    .filter((text) => text !== '')
+    .join('\n');
+}
+
+const textContent = (text: string) => [{ block: { case: 'text' as const, value: { text } } }];
 
 /**
  * The open conversation: one live `createSessionWindow` for the selected session (memory
@@ -29,24 +48,51 @@ export const useConversationStore = defineStore('conversation', () => {
   const sessionId = ref<string>();
   const state = shallowRef<SessionWindowState>();
   const selectedCallId = ref<string>();
-  const drafts = reactive(new Map<string, string>());
+  const drafts = reactive(loadDrafts());
+  /** Session ids by the last edit of their draft, newest first (what storage keeps). */
+  let draftOrder = [...drafts.keys()];
+  let saveTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Sent messages, oldest first, for Up/Down in an empty composer. */
+  const history = ref<string[]>(loadHistory());
   const inputError = ref<InputError>();
   /** What the host said about the last `/compact` that did not start at once. */
   const inputNotice = ref<string>();
   const sending = ref(false);
   /** Increments on every send: the conversation scrolls to the bottom. */
   const sends = ref(0);
+  const cleared = ref<ClearedQueue>();
   let window: SessionWindow | undefined;
 
   const running = computed(() =>
     sessionId.value === undefined ? false : (list.summary(sessionId.value)?.running ?? false),
   );
+  /** The inputs waiting in the open session's queue, in order (baseline + the window). */
+  const queue = computed<WaitingInput[]>(() => {
+    const current = state.value;
+    if (current === undefined) return [];
+    const baseline = current.baseline;
+    return waitingInputs(baseline?.queue, baseline?.beforeSeq ?? 0, current.snapshot.queueLog);
+  });
   const draft = computed({
     get: () => (sessionId.value === undefined ? '' : (drafts.get(sessionId.value) ?? '')),
     set: (text: string) => {
-      if (sessionId.value !== undefined) drafts.set(sessionId.value, text);
+      if (sessionId.value !== undefined) setDraft(sessionId.value, text);
     },
   });
+
+  /** Sets a session's draft and stores the drafts soon (at once when the page hides). */
+  function setDraft(id: string, text: string): void {
+    drafts.set(id, text);
+    draftOrder = [id, ...draftOrder.filter((other) => other !== id)];
+    if (saveTimer === undefined) saveTimer = setTimeout(flushDrafts, 300);
+  }
+
+  function flushDrafts(): void {
+    if (saveTimer !== undefined) clearTimeout(saveTimer);
+    saveTimer = undefined;
+    saveDrafts(drafts, draftOrder);
+  }
+  globalThis.addEventListener?.('pagehide', flushDrafts);
 
   function open(id: string | undefined): void {
     if (id === sessionId.value) return;
@@ -56,6 +102,7 @@ export const useConversationStore = defineStore('conversation', () => {
     selectedCallId.value = undefined;
     inputError.value = undefined;
     inputNotice.value = undefined;
+    cleared.value = undefined;
     state.value = undefined;
     if (id === undefined) return;
     const opened = createSessionWindow({
@@ -90,7 +137,7 @@ export const useConversationStore = defineStore('conversation', () => {
     sending.value = true;
     inputError.value = undefined;
     inputNotice.value = undefined;
-    drafts.set(id, '');
+    setDraft(id, '');
     sends.value += 1;
     try {
       if (command.kind === 'compact') {
@@ -103,13 +150,14 @@ export const useConversationStore = defineStore('conversation', () => {
       } else {
         await host.requireClient().prompt({
           sessionId: id,
-          content: [{ block: { case: 'text', value: { text: command.text } } }],
+          content: textContent(command.text),
           mode: mode === 'steer' ? PromptMode.STEER : PromptMode.QUEUE,
         });
+        history.value = remember(history.value, command.text);
       }
     } catch (error) {
       const typed = drafts.get(id) ?? '';
-      drafts.set(id, typed === '' ? typedText : `${typedText}\n${typed}`);
+      setDraft(id, typed === '' ? typedText : `${typedText}\n${typed}`);
       const op = command.kind === 'compact' ? 'compact' : 'send';
       if (sessionId.value === id) inputError.value = { op, message: describeError(error) };
     } finally {
@@ -122,9 +170,44 @@ export const useConversationStore = defineStore('conversation', () => {
     if (id === undefined) return;
     inputError.value = undefined;
     try {
-      await host.requireClient().cancel({ sessionId: id });
+      const response = await host.requireClient().cancel({ sessionId: id });
+      const texts = response.clearedInputs.map((input) => contentText(input.content));
+      if (sessionId.value === id) {
+        cleared.value = texts.length > 0 ? { sessionId: id, texts } : undefined;
+      }
     } catch (error) {
       if (sessionId.value === id) inputError.value = { op: 'stop', message: describeError(error) };
+    }
+  }
+
+  /** Puts what the last Stop cleared back into the composer, before any text typed since. */
+  function restoreCleared(): void {
+    const last = cleared.value;
+    if (last === undefined) return;
+    const typed = drafts.get(last.sessionId) ?? '';
+    const restored = last.texts.join('\n\n');
+    setDraft(last.sessionId, typed === '' ? restored : `${restored}\n\n${typed}`);
+    cleared.value = undefined;
+  }
+
+  function dismissCleared(): void {
+    cleared.value = undefined;
+  }
+
+  /** Replaces a waiting input's text, or removes it (empty text). */
+  async function editQueued(queueId: string, text: string): Promise<boolean> {
+    const id = sessionId.value;
+    if (id === undefined) return false;
+    inputError.value = undefined;
+    try {
+      const trimmed = text.trim();
+      await host
+        .requireClient()
+        .editQueue({ sessionId: id, queueId, content: trimmed === '' ? [] : textContent(trimmed) });
+      return true;
+    } catch (error) {
+      if (sessionId.value === id) inputError.value = { op: 'queue', message: describeError(error) };
+      return false;
     }
   }
 
@@ -180,16 +263,22 @@ export const useConversationStore = defineStore('conversation', () => {
     state,
     running,
     draft,
+    history,
     inputError,
     inputNotice,
     sending,
     sends,
+    queue,
+    cleared,
     selectedCallId,
     open,
     loadOlder,
     retry,
     send,
     stop,
+    restoreCleared,
+    dismissCleared,
+    editQueued,
     approve,
     answer,
     selectCall,

@@ -34,6 +34,7 @@ export const useHostStore = defineStore('host', () => {
 
   const canPrompt = computed(() => facts.value?.capabilities.includes('prompt') ?? false);
   const canRespond = computed(() => facts.value?.capabilities.includes('respond') ?? false);
+  const canEditQueue = computed(() => facts.value?.capabilities.includes('edit_queue') ?? false);
   const canCreate = computed(() => facts.value?.capabilities.includes('create') ?? true);
 
   /** Path facts for cards of a session in `cwd`. */
@@ -49,6 +50,7 @@ export const useHostStore = defineStore('host', () => {
     requireClient,
     canPrompt,
     canRespond,
+    canEditQueue,
     canCreate,
     pathFacts,
   };

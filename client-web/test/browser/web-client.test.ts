@@ -62,19 +62,23 @@ describe.skipIf(missing !== undefined)('web client in Chromium', { timeout: 60_0
     const { page, errors } = await browser.page();
     await openSession(page, 'long-paging');
     await page.waitForSelector('.session-row.selected');
-    const before = await seqs(page);
+    const loaded = () =>
+      page.$eval('.conversation', (el) => Number((el as HTMLElement).dataset['nodes']));
+    const before = await loaded();
     await page.$eval('.conversation', (el) => (el.scrollTop = 0));
+    await page.waitForTimeout(100);
     const anchor = await firstVisible(page);
     await page.click('[data-action="load-older"]');
     await page.waitForFunction(
-      (n) => document.querySelectorAll('.conversation [data-seq]').length > n,
-      before.length,
+      (n) => Number(document.querySelector<HTMLElement>('.conversation')?.dataset['nodes']) > n,
+      before,
     );
-    await page.waitForTimeout(100);
+    await page.waitForTimeout(300);
+    // Only the rows near the viewport are rendered; they are in order, each once.
     const after = await seqs(page);
-    expect(after.length).toBeGreaterThan(before.length);
-    expect(after.slice(-before.length)).toEqual(before);
+    expect(after).toEqual([...after].sort((a, b) => a - b));
     expect(new Set(after).size).toBe(after.length);
+    expect(after).toContain(Number(anchor.seq));
     const moved = await page.$eval(
       '.conversation',
       (scroller, seq) => {
@@ -85,6 +89,40 @@ describe.skipIf(missing !== undefined)('web client in Chromium', { timeout: 60_0
     );
     expect(Math.abs(moved - anchor.offset)).toBeLessThan(2);
     await page.screenshot({ path: `${artifacts}long-paging.png` });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('keeps the DOM bounded by the viewport however many older pages are loaded', async () => {
+    const { page, errors } = await browser.page();
+    await openSession(page, 'long-paging');
+    const loaded = () =>
+      page.$eval('.conversation', (el) => Number((el as HTMLElement).dataset['nodes']));
+    const elements = () => page.$eval('.conversation', (el) => el.querySelectorAll('*').length);
+    const first = await elements();
+    for (let pages = 0; pages < 6; pages++) {
+      const button = page.locator('[data-action="load-older"]');
+      if ((await button.count()) === 0) break;
+      const count = await loaded();
+      await page.$eval('.conversation', (el) => (el.scrollTop = 0));
+      await button.click();
+      await page.waitForFunction(
+        (n) => Number(document.querySelector<HTMLElement>('.conversation')?.dataset['nodes']) > n,
+        count,
+      );
+    }
+    await page.waitForTimeout(200);
+    const nodes = await loaded();
+    const rendered = (await seqs(page)).length;
+    expect(nodes).toBeGreaterThan(rendered * 2);
+    expect(await elements()).toBeLessThan(Math.max(first * 3, 2_000));
+    // Scrolling to the bottom renders the newest rows again, in order.
+    await page.$eval('.conversation', (el) => (el.scrollTop = el.scrollHeight));
+    await page.waitForTimeout(200);
+    const bottom = await seqs(page);
+    expect(bottom).toEqual([...bottom].sort((a, b) => a - b));
+    expect(await page.locator('.conversation .node').last().isVisible()).toBe(true);
+    await page.screenshot({ path: `${artifacts}long-paging-bottom.png` });
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -174,6 +212,93 @@ describe.skipIf(missing !== undefined)('web client in Chromium', { timeout: 60_0
     await page.close();
   });
 
+  it('keeps drafts across a reload and walks the sent messages with Up and Down', async () => {
+    const { page, errors } = await browser.page();
+    const id = await host.createSession('Input memory');
+    await page.goto(`${host.url}/#/s/${id}`);
+    await page.waitForSelector('.empty-state');
+    const input = page.locator('[data-testid="input"]');
+    await input.fill('a draft that survives');
+    await page.waitForTimeout(400);
+    await page.reload();
+    await page.waitForSelector('.empty-state');
+    expect(await input.inputValue()).toBe('a draft that survives');
+    await input.fill('first message');
+    await input.press('Enter');
+    await page.waitForFunction(() => document.body.textContent?.includes('first message'));
+    await input.fill('second message');
+    await input.press('Enter');
+    await page.waitForFunction(
+      () => (document.querySelector('[data-testid="input"]') as HTMLTextAreaElement).value === '',
+    );
+    await page.reload();
+    await page.waitForSelector('.conversation [data-seq]');
+    await input.focus();
+    const walk = async (key: string) => {
+      await input.press(key);
+      return input.inputValue();
+    };
+    expect(await walk('ArrowUp')).toBe('second message');
+    expect(await walk('ArrowUp')).toBe('first message');
+    expect(await walk('ArrowDown')).toBe('second message');
+    await page.screenshot({ path: `${artifacts}input-history.png` });
+    expect(await walk('ArrowDown')).toBe('');
+    await input.fill('typed');
+    expect(await walk('ArrowUp')).toBe('typed');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('filters the session list by title, id or folder', async () => {
+    const { page, errors } = await browser.page();
+    await page.goto(`${host.url}/`);
+    await page.waitForSelector('.session-row');
+    const all = await page.locator('.session-row').count();
+    const filter = page.locator('[data-testid="session-filter"]');
+    await filter.fill('PAGING long');
+    await page.waitForFunction(() => document.querySelectorAll('.session-row').length === 1);
+    expect(await page.locator('.session-row').first().getAttribute('data-session-id')).toBe(
+      'long-paging',
+    );
+    await page.screenshot({ path: `${artifacts}session-filter.png` });
+    await filter.fill('no such session anywhere');
+    await page.waitForSelector('[data-testid="list-note"]');
+    expect(await page.locator('[data-testid="list-note"]').textContent()).toContain(
+      'No session matches “no such session anywhere”',
+    );
+    await filter.press('Escape');
+    expect(await filter.inputValue()).toBe('');
+    expect(await page.locator('.session-row').count()).toBe(all);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('lists every key in the ? overlay and closes it with Esc', async () => {
+    const { page, errors } = await browser.page();
+    await openSession(page, 'showcase');
+    await page.locator('.conversation').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('?');
+    const overlay = page.locator('[data-testid="keys-overlay"]');
+    await overlay.waitFor();
+    const text = (await overlay.textContent()) ?? '';
+    for (const does of ['Next / previous card', 'Focus the message', 'earlier / later sent'])
+      expect(text).toContain(does);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(
+      'Close',
+    );
+    await page.screenshot({ path: `${artifacts}keys-overlay.png` });
+    await page.keyboard.press('Escape');
+    await overlay.waitFor({ state: 'detached' });
+    // Typed into a text field, ? is a character, not the overlay.
+    const filter = page.locator('[data-testid="session-filter"]');
+    await filter.focus();
+    await page.keyboard.press('?');
+    expect(await filter.inputValue()).toBe('?');
+    expect(await overlay.count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('shows the disconnect banner and resyncs after a host restart without duplicates', async () => {
     const id = await host.createSession('Restart');
     const journal = await host.journal(id);
@@ -251,6 +376,11 @@ describe.skipIf(missing !== undefined)('web client in Chromium', { timeout: 60_0
     const { page, errors } = await browser.page();
     await openSession(page, 'showcase');
     const chip = page.locator('.deliverables .chip', { hasText: 'src/utils/slugify.ts' });
+    // The conversation renders only the rows near the viewport: scroll up to the chip.
+    for (let i = 0; i < 100 && (await chip.count()) === 0; i++) {
+      await page.$eval('.conversation', (el) => (el.scrollTop -= el.clientHeight));
+      await page.waitForTimeout(50);
+    }
     await chip.first().scrollIntoViewIfNeeded();
     await chip.first().click();
     const details = page.locator('[data-testid="details"] .dsh-card[data-mode="details"]');

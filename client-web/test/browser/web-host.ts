@@ -44,6 +44,11 @@ export interface WebHost {
   createSession(title: string): Promise<string>;
   /** Stops everything; `start` serves again on the same port. */
   stop(): Promise<void>;
+  /**
+   * Stops serving the way a crash would: no Cancel, nothing more recorded (the running
+   * turn and the queue stay as the journal shows them); `start` serves again.
+   */
+  kill(): Promise<void>;
   start(): Promise<void>;
   close(): Promise<void>;
 }
@@ -90,6 +95,7 @@ export async function startWebHost(
     });
     port = server.port;
     running = { store, agent, tools, server };
+    await agent.resume();
   };
   const stop = async (): Promise<void> => {
     if (running === undefined) return;
@@ -98,6 +104,13 @@ export async function startWebHost(
     await agent.close();
     await server.close();
     await tools.dispose();
+    await store.close();
+  };
+  const kill = async (): Promise<void> => {
+    if (running === undefined) return;
+    const { store, server } = running;
+    running = undefined;
+    await server.close();
     await store.close();
   };
   await start();
@@ -116,6 +129,7 @@ export async function startWebHost(
       return journal.header.sessionId;
     },
     stop,
+    kill,
     start,
     async close() {
       await stop();

@@ -1,6 +1,12 @@
 import type { PathFacts, ToolCallBlock } from '@dsh/card-models';
 import { flushPromises, mount, type VueWrapper } from '@vue/test-utils';
 import { ToolCard, type CardMode } from '../../src/cards/index.js';
+import { highlightLanguages, loadLanguage } from '../../src/format/highlighter.js';
+
+/** Every grammar loaded, so snapshots show highlighted code (the app loads them lazily). */
+export const languagesLoaded: Promise<unknown> = Promise.all(
+  highlightLanguages.map((name) => loadLanguage(name)),
+);
 
 /**
  * Mounts one `ToolCard` the way the conversation and the details panel do, and waits for
@@ -12,6 +18,7 @@ export async function mountCard(
   mode: CardMode,
   selectedCallId?: string,
 ): Promise<VueWrapper> {
+  await languagesLoaded;
   const wrapper = mount(ToolCard, { props: { block, facts, mode, selectedCallId } });
   await flushPromises();
   return wrapper;

@@ -8,7 +8,12 @@ import { contextBudgetFor, type ModelProvider } from '@dsh/providers';
 import { noAllowedPaths, type AllowedPaths, type ApprovalPolicy } from './approval-settings.js';
 import { createToolRuntime, type Tool } from '@dsh/tools';
 import { AgentError } from './agent-error.js';
-import { openAgentSession, type AgentSession } from './agent-session.js';
+import {
+  openAgentSession,
+  waitingInputs,
+  type AgentSession,
+  type QueuedInputFacts,
+} from './agent-session.js';
 import { systemPrompt } from './system-prompt.js';
 
 /** What the agent runtime of a host is built from. */
@@ -49,11 +54,24 @@ export interface AgentRuntime {
   prompt(
     sessionId: string,
     input: { content: ContentBlock[]; mode: PromptMode },
-  ): Promise<{ started: boolean; queuePosition: number }>;
-  cancel(sessionId: string): Promise<{ cancelled: boolean; cleared: number }>;
+  ): Promise<{ started: boolean; queuePosition: number; queueId: string }>;
+  cancel(
+    sessionId: string,
+  ): Promise<{ cancelled: boolean; cleared: number; clearedInputs: QueuedInputFacts[] }>;
   respond(sessionId: string, response: RespondRequest['response']): Promise<void>;
   /** Compacts the session's model history now when idle, else before the next model step. */
   compact(sessionId: string, instruction: string): Promise<{ started: boolean }>;
+  editQueue(
+    sessionId: string,
+    queueId: string,
+    content: ContentBlock[],
+  ): Promise<{ previous: ContentBlock[] }>;
+  /**
+   * Opens every writable session whose journal shows inputs still waiting in its queue
+   * (the host stopped while they were queued), so they run again in order. Resolves to
+   * the ids of the sessions it resumed.
+   */
+  resume(): Promise<string[]>;
   isRunning(sessionId: string): boolean;
   /** Observes running-state changes; returns the function that stops observing. */
   onStatus(listener: (status: AgentStatus) => void): () => void;
@@ -141,6 +159,24 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       }
       return (await session(sessionId)).compact(instruction);
     },
+    async editQueue(sessionId, queueId, content) {
+      return (await session(sessionId)).editQueue(queueId, content);
+    },
+    async resume() {
+      const resumed: string[] = [];
+      for (const summary of await options.store.list()) {
+        if (summary.readOnly || summary.error !== undefined) continue;
+        try {
+          if (await hasWaitingInput(options.store, summary.header.sessionId)) {
+            await session(summary.header.sessionId);
+            resumed.push(summary.header.sessionId);
+          }
+        } catch (cause) {
+          console.error(`dsh: cannot resume the queue of ${summary.header.sessionId}:`, cause);
+        }
+      }
+      return resumed;
+    },
     isRunning: (sessionId) => running.has(sessionId),
     onStatus(listener) {
       listeners.add(listener);
@@ -162,6 +198,11 @@ const maxInstructionChars = 4096;
 
 function defaultBudget(model: string): number {
   return contextBudgetFor(model).budget;
+}
+
+/** Whether the tail page (baseline plus its events) leaves any input waiting in the queue. */
+async function hasWaitingInput(store: JournalStore, sessionId: string): Promise<boolean> {
+  return (await waitingInputs(await store.open(sessionId))).length > 0;
 }
 
 async function isDirectory(path: string): Promise<boolean> {

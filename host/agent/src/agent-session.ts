@@ -1,9 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { ContentBlock } from '@dsh/gen/content';
 import { AgentError } from './agent-error.js';
-import { ApprovalDecision, CompactionReason, TurnEndReason } from '@dsh/gen/events';
+import { ApprovalDecision, CompactionReason, TurnEndReason, UnqueueReason } from '@dsh/gen/events';
 import { PromptMode, type RespondRequest } from '@dsh/gen/service';
-import { JournalError, type EventPayload, type Journal } from '@dsh/journal';
+import {
+  JournalError,
+  queuedInputs,
+  type EventPayload,
+  type Journal,
+  type WaitingInput,
+} from '@dsh/journal';
 import { type ModelProvider, ProviderError } from '@dsh/providers';
 import { type AllowedPaths, type ApprovalPolicy } from './approval-settings.js';
 import type { ToolRuntime } from '@dsh/tools';
@@ -33,15 +39,29 @@ export interface AgentSessionOptions {
   readonly onStatus: (running: boolean) => void;
 }
 
+/** An input waiting in the queue, as Cancel returns it. */
+export interface QueuedInputFacts {
+  readonly queueId: string;
+  readonly content: ContentBlock[];
+  readonly steer: boolean;
+  /** Seq of its `input/queued`; 0 while that is not durable yet. */
+  readonly seq: number;
+}
+
 /** The agent of one session: its input queues, the running turn and pending answers. */
 export interface AgentSession {
   readonly running: boolean;
   prompt(
     content: ContentBlock[],
     mode: PromptMode,
-  ): Promise<{ started: boolean; queuePosition: number }>;
-  /** Clears queued and steering input, aborts the running turn and waits for its `turn/end`. */
-  cancel(): Promise<{ cancelled: boolean; cleared: number }>;
+  ): Promise<{ started: boolean; queuePosition: number; queueId: string }>;
+  /**
+   * Clears queued and steering input (recorded as `input/unqueued` CLEARED), aborts the
+   * running turn and waits for its `turn/end`; returns the inputs it cleared, in order.
+   */
+  cancel(): Promise<{ cancelled: boolean; cleared: number; clearedInputs: QueuedInputFacts[] }>;
+  /** Replaces a waiting input's content (in place), or removes it when `content` is empty. */
+  editQueue(queueId: string, content: ContentBlock[]): Promise<{ previous: ContentBlock[] }>;
   respond(response: RespondRequest['response']): void;
   /**
    * Compacts the model's history with `instruction` for the summary: now when idle, else
@@ -73,6 +93,33 @@ function environmentContext(cwd: string): EventPayload {
 interface Input {
   readonly content: ContentBlock[];
   readonly source: string;
+  /** Set for input that waited in the queue: its `input/queued` id. */
+  readonly queueId?: string;
+  readonly steer?: boolean;
+  /** Seq of its `input/queued` once durable. */
+  seq?: number;
+}
+
+/** The `input/unqueued` that precedes the events carrying a waiting input, if it waited. */
+function unqueued(input: Input, reason: UnqueueReason): EventPayload[] {
+  return input.queueId === undefined ? [] : [payloads.inputUnqueued(input.queueId, reason)];
+}
+
+function facts(input: Input): QueuedInputFacts {
+  return {
+    queueId: input.queueId ?? '',
+    content: input.content,
+    steer: input.steer ?? false,
+    seq: input.seq ?? 0,
+  };
+}
+
+/** The inputs the journal shows waiting: the tail page's baseline queue, folded over its events. */
+export async function waitingInputs(journal: Journal): Promise<readonly WaitingInput[]> {
+  const page = await journal.page(undefined, 1);
+  let waiting: readonly WaitingInput[] = page.baseline?.queue ?? [];
+  for (const event of page.events) waiting = queuedInputs.fold(waiting, event);
+  return waiting;
 }
 
 /** Work the session runs in order: a turn, or a compaction a person asked for while idle. */
@@ -98,7 +145,15 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
   );
   const pending = createPendingInteractions();
   const sessionAllowed = new Set<string>();
-  let queue: Input[] = [];
+  // Inputs the journal shows waiting (a host stopped while they were queued) run again,
+  // in order, as turns of their own: no turn is running to steer.
+  let queue: Input[] = (await waitingInputs(journal)).map((input) => ({
+    content: [...input.content],
+    source: 'queued',
+    queueId: input.queueId,
+    steer: false,
+    seq: input.seq,
+  }));
   let steering: Input[] = [];
   let active: { controller: AbortController; done: Promise<void> } | undefined;
   let drive: Promise<void> = Promise.resolve();
@@ -161,6 +216,7 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
     try {
       await closeLeftOpen();
       await recorder.record([
+        ...unqueued(input, UnqueueReason.STARTED),
         payloads.userMessage(input.content, input.source),
         payloads.turnStart(turn),
         ...(turn === 1 ? [environmentContext(journal.header.cwd)] : []),
@@ -172,7 +228,10 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
         steering = [];
         if (steer.length > 0) {
           await recorder.record(
-            steer.map((s) => payloads.steeringMessage(turn, s.content, s.source)),
+            steer.flatMap((s) => [
+              ...unqueued(s, UnqueueReason.STEERED),
+              payloads.steeringMessage(turn, s.content, s.source),
+            ]),
           );
         }
         if (step >= options.maxSteps) {
@@ -259,8 +318,31 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
       `dsh: session ${sessionId}: dropping ${queue.length + steering.length} queued input(s): ` +
         `turn ${turn} could not be written to the journal`,
     );
+    const dropped = [...queue, ...steering].flatMap((input) =>
+      unqueued(input, UnqueueReason.DROPPED),
+    );
     queue = [];
     steering = [];
+    // Best effort: the journal just refused a write; a restart replays what it still shows.
+    if (dropped.length > 0) void recorder.record(dropped).catch(() => undefined);
+  }
+
+  /** Records an input that waits for the running turn; it joins its queue at once. */
+  async function enqueue(content: ContentBlock[], steer: boolean): Promise<Input> {
+    const queueId = `q-${randomUUID()}`;
+    const input: Input = { content, source: steer ? 'user' : 'queued', queueId, steer };
+    const recorded = recorder.record([payloads.inputQueued(queueId, content, steer)]);
+    // The recorder appends in call order: a turn that takes this input records its
+    // `input/unqueued` after this `input/queued`.
+    (steer ? steering : queue).push(input);
+    try {
+      input.seq = (await recorded)[0]?.seq;
+    } catch (cause) {
+      queue = queue.filter((item) => item !== input);
+      steering = steering.filter((item) => item !== input);
+      throw cause;
+    }
+    return input;
   }
 
   /** A requested compaction between turns; like a turn, Cancel aborts it. */
@@ -299,7 +381,7 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
     return recorded;
   }
 
-  return {
+  const session: AgentSession = {
     get running() {
       return active !== undefined;
     },
@@ -310,27 +392,48 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
           `session ${journal.header.sessionId} is read-only: it cannot take input`,
         );
       }
-      if (active && mode === PromptMode.STEER) {
-        steering.push({ content, source: 'user' });
-        return { started: false, queuePosition: 0 };
-      }
       if (active) {
-        queue.push({ content, source: 'queued' });
-        return { started: false, queuePosition: queue.length };
+        const steer = mode === PromptMode.STEER;
+        const input = await enqueue(content, steer);
+        const position = steer ? 0 : queue.indexOf(input) + 1;
+        return { started: false, queuePosition: position, queueId: input.queueId ?? '' };
       }
       await start({ content, source: 'user' });
-      return { started: true, queuePosition: 0 };
+      return { started: true, queuePosition: 0, queueId: '' };
     },
     async cancel() {
-      const cleared = queue.length + steering.length;
+      const clearedInputs = [...queue, ...steering];
       queue = [];
       steering = [];
       requested = undefined;
+      const records = clearedInputs.flatMap((input) => unqueued(input, UnqueueReason.CLEARED));
+      if (records.length > 0) await recorder.record(records);
+      const cleared = { cleared: clearedInputs.length, clearedInputs: clearedInputs.map(facts) };
       const turn = active;
-      if (!turn) return { cancelled: false, cleared };
+      if (!turn) return { cancelled: false, ...cleared };
       turn.controller.abort();
       await turn.done;
-      return { cancelled: true, cleared };
+      return { cancelled: true, ...cleared };
+    },
+    async editQueue(queueId, content) {
+      const list = [queue, steering].find((inputs) => inputs.some((i) => i.queueId === queueId));
+      const index = list?.findIndex((input) => input.queueId === queueId) ?? -1;
+      const input = list?.[index];
+      if (list === undefined || input === undefined) {
+        throw new AgentError(
+          'failed_precondition',
+          `no input "${queueId}" is waiting in session ${sessionId}: ` +
+            'it already started, or was removed or cleared',
+        );
+      }
+      if (content.length === 0) {
+        list.splice(index, 1);
+        await recorder.record([payloads.inputUnqueued(queueId, UnqueueReason.REMOVED)]);
+      } else {
+        list[index] = { ...input, content };
+        await recorder.record([payloads.inputQueued(queueId, content, input.steer ?? false)]);
+      }
+      return { previous: input.content };
     },
     respond(response) {
       switch (response.case) {
@@ -400,4 +503,11 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
     },
     idle: () => drive,
   };
+  const replay = queue.shift();
+  if (replay !== undefined && !journal.readOnly) {
+    start(replay).catch((cause: unknown) => {
+      console.error(`dsh: cannot replay the queue of session ${sessionId}:`, cause);
+    });
+  }
+  return session;
 }

@@ -189,6 +189,8 @@ export function createModelHistory(options: ModelHistoryOptions): ModelHistory {
           case 'questionResolved':
           case 'toolOutput':
           case 'agentError':
+          case 'inputQueued':
+          case 'inputUnqueued':
           case 'extension':
           case undefined:
             break;

@@ -42,8 +42,8 @@ describe('AgentControl.cancel()', () => {
       (e) =>
         e.payload.case === 'assistantChunk' && e.payload.value.chunk?.chunk.case === 'textDelta',
     );
-    expect(await h.prompt('later')).toEqual({ started: false, queuePosition: 1 });
-    expect(await h.runtime.cancel(h.sessionId)).toEqual({ cancelled: true, cleared: 1 });
+    expect(await h.prompt('later')).toMatchObject({ started: false, queuePosition: 1 });
+    expect(await h.runtime.cancel(h.sessionId)).toMatchObject({ cancelled: true, cleared: 1 });
     expect(h.runtime.isRunning(h.sessionId)).toBe(false);
     const types = await h.types();
     expect(types).toEqual([
@@ -51,12 +51,14 @@ describe('AgentControl.cancel()', () => {
       'turn/start',
       'context/message',
       'assistant/chunk',
+      'input/queued',
+      'input/unqueued',
       'turn/end',
     ]);
     expect(payloadOf((await h.events()).at(-1), 'turnEnd').reason).toBe(TurnEndReason.CANCELLED);
     await until(() => h.server.disconnects === 1);
     h.server.reply(textReply(['Fine.']));
-    expect(await h.prompt('again')).toEqual({ started: true, queuePosition: 0 });
+    expect(await h.prompt('again')).toMatchObject({ started: true, queuePosition: 0 });
     await h.runtime.idle(h.sessionId);
     expect(payloadOf((await h.events()).at(-1), 'turnEnd')).toMatchObject({
       turn: 2,
@@ -121,7 +123,7 @@ describe('AgentControl.cancel()', () => {
       return pid > 0;
     });
     expect(isAlive(pid)).toBe(true);
-    expect(await h.runtime.cancel(h.sessionId)).toEqual({ cancelled: true, cleared: 0 });
+    expect(await h.runtime.cancel(h.sessionId)).toMatchObject({ cancelled: true, cleared: 0 });
     expect(isAlive(pid)).toBe(false);
     const events = await h.events();
     const results = events
@@ -160,7 +162,7 @@ describe('AgentControl.cancel()', () => {
 
   it('reports nothing to cancel when idle', async () => {
     h = await startHarness({ tools: [echoTool] });
-    expect(await h.runtime.cancel(h.sessionId)).toEqual({ cancelled: false, cleared: 0 });
+    expect(await h.runtime.cancel(h.sessionId)).toMatchObject({ cancelled: false, cleared: 0 });
   });
 
   it('closes a turn the host left open before starting the next one', async () => {

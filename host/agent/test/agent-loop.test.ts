@@ -20,7 +20,7 @@ describe('createAgentRuntime() loop', () => {
       }),
       textReply(['Done', ' now.']),
     );
-    expect(await h.prompt('say hello')).toEqual({ started: true, queuePosition: 0 });
+    expect(await h.prompt('say hello')).toMatchObject({ started: true, queuePosition: 0 });
     await h.runtime.idle(h.sessionId);
     expect(await h.types()).toEqual([
       'user/message',
@@ -153,7 +153,7 @@ describe('createAgentRuntime() loop', () => {
       reason: TurnEndReason.ERROR,
     });
     h.server.reply(textReply(['Back.']));
-    expect(await h.prompt('second')).toEqual({ started: true, queuePosition: 0 });
+    expect(await h.prompt('second')).toMatchObject({ started: true, queuePosition: 0 });
     await h.runtime.idle(h.sessionId);
     expect(payloadOf((await h.events()).at(-1), 'turnEnd')).toMatchObject({
       turn: 2,
@@ -190,9 +190,9 @@ describe('createAgentRuntime() loop', () => {
       'approvalRequested',
     );
     expect(h.runtime.isRunning(h.sessionId)).toBe(true);
-    expect(await h.prompt('second')).toEqual({ started: false, queuePosition: 1 });
-    expect(await h.prompt('third')).toEqual({ started: false, queuePosition: 2 });
-    expect(await h.prompt('nudge', 'steer')).toEqual({ started: false, queuePosition: 0 });
+    expect(await h.prompt('second')).toMatchObject({ started: false, queuePosition: 1 });
+    expect(await h.prompt('third')).toMatchObject({ started: false, queuePosition: 2 });
+    expect(await h.prompt('nudge', 'steer')).toMatchObject({ started: false, queuePosition: 0 });
     await h.runtime.respond(h.sessionId, {
       case: 'approval',
       value: {
@@ -211,13 +211,16 @@ describe('createAgentRuntime() loop', () => {
     const order = events.map(typeName).filter((t) => t !== 'assistant/chunk');
     expect(order.slice(order.indexOf('tool/result'))).toEqual([
       'tool/result',
+      'input/unqueued',
       'steering/message',
       'assistant/message',
       'turn/end',
+      'input/unqueued',
       'user/message',
       'turn/start',
       'assistant/message',
       'turn/end',
+      'input/unqueued',
       'user/message',
       'turn/start',
       'assistant/message',
@@ -248,7 +251,7 @@ describe('createAgentRuntime() loop', () => {
   it('treats steer like queue when idle', async () => {
     h = await startHarness({ tools: [echoTool] });
     h.server.reply(textReply(['Ok.']));
-    expect(await h.prompt('hi', 'steer')).toEqual({ started: true, queuePosition: 0 });
+    expect(await h.prompt('hi', 'steer')).toMatchObject({ started: true, queuePosition: 0 });
     await h.runtime.idle(h.sessionId);
     expect((await h.types()).slice(0, 2)).toEqual(['user/message', 'turn/start']);
   });

@@ -25,7 +25,7 @@ export interface Harness {
   prompt(
     text: string,
     mode?: 'queue' | 'steer',
-  ): Promise<{ started: boolean; queuePosition: number }>;
+  ): Promise<{ started: boolean; queuePosition: number; queueId: string }>;
   events(): Promise<SessionEvent[]>;
   /** Journal type names of every event so far (`assistant/chunk` collapsed). */
   types(): Promise<string[]>;

@@ -148,6 +148,10 @@ async function serveLocked(
   );
   out(`dsh: data dir ${config.dataDir}`);
   for (const dir of config.fixtureDirs) out(`dsh: fixtures (read-only) ${dir}`);
+  // Inputs left waiting in a queue when the host last stopped run again, in the background.
+  void agent.resume().then((resumed) => {
+    if (resumed.length > 0) out(`dsh: resumed the queue of ${resumed.length} session(s)`);
+  });
   let detach: (() => Promise<void>) | undefined;
   try {
     detach = await attach?.(store);

@@ -1,5 +1,5 @@
 import type { ContentBlock, Usage } from '@dsh/gen/content';
-import type { TurnEndReason } from '@dsh/gen/events';
+import type { TurnEndReason, UnqueueReason } from '@dsh/gen/events';
 import type { EventPayload } from './journal-types.js';
 
 /**
@@ -61,5 +61,13 @@ export const eventPayloads = {
   agentError: (message: string, code: string): EventPayload => ({
     case: 'agentError',
     value: { $typeName: 'dsh.session.v1.AgentError', message, code },
+  }),
+  inputQueued: (queueId: string, content: ContentBlock[], steer: boolean): EventPayload => ({
+    case: 'inputQueued',
+    value: { $typeName: 'dsh.session.v1.InputQueued', queueId, content, steer },
+  }),
+  inputUnqueued: (queueId: string, reason: UnqueueReason): EventPayload => ({
+    case: 'inputUnqueued',
+    value: { $typeName: 'dsh.session.v1.InputUnqueued', queueId, reason },
   }),
 };

@@ -9,6 +9,8 @@ import {
   CodeDispatchStartSchema,
   ContextCompactionSchema,
   ContextMessageSchema,
+  InputQueuedSchema,
+  InputUnqueuedSchema,
   QuestionRequestedSchema,
   QuestionResolvedSchema,
   SteeringMessageSchema,
@@ -48,6 +50,8 @@ export const eventTypes: Readonly<Record<KnownPayloadCase, { type: string; schem
     turnEnd: { type: 'turn/end', schema: TurnEndSchema },
     agentError: { type: 'agent/error', schema: AgentErrorSchema },
     contextCompaction: { type: 'context/compaction', schema: ContextCompactionSchema },
+    inputQueued: { type: 'input/queued', schema: InputQueuedSchema },
+    inputUnqueued: { type: 'input/unqueued', schema: InputUnqueuedSchema },
   };
 
 /** Journal type name -> payload case, for decoding. */

@@ -71,6 +71,7 @@ export {
   parseTodoArguments,
   sessionCost,
   standardProjections,
+  queuedInputs,
   todoList,
   tokenUsage,
   usageCost,
@@ -86,6 +87,7 @@ export {
   type TodoEntry,
   type TodoListState,
   type TokenUsageState,
+  type WaitingInput,
 } from './projections/index.js';
 
 // For journal backends: the interface they implement, and what helps implement it.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { create } from '@bufbuild/protobuf';
-import { UsageSchema } from '@dsh/gen/content';
+import { ContentBlockSchema, UsageSchema } from '@dsh/gen/content';
+import { UnqueueReason } from '@dsh/gen/events';
 import { TodoStatus } from '@dsh/gen/service';
 import {
   assistantMessage,
@@ -24,6 +25,10 @@ import {
   type ModelPrice,
   type Projection,
 } from '../src/projections/index.js';
+import { eventPayloads } from '../src/event-payloads.js';
+
+const textBlock = (text: string) =>
+  create(ContentBlockSchema, { block: { case: 'text', value: { text } } });
 
 function foldAll<S>(projection: Projection<never>, payloads: Payload[]): S {
   let state = projection.initial() as unknown;
@@ -259,10 +264,16 @@ describe('createProjectionRegistry()', () => {
       assistantMessage({ turn: 1 }, ['a'], usage(1, 2)),
       toolCall('c1', 'todo_write', { todos: [{ content: 'x', status: 'in_progress' }] }),
       toolResult('c1', 'ok'),
+      eventPayloads.inputQueued('q-1', [textBlock('later')], false),
+      eventPayloads.inputQueued('q-2', [textBlock('gone')], true),
+      eventPayloads.inputUnqueued('q-2', UnqueueReason.REMOVED),
     ])) {
       states = registry.fold(states, event);
     }
     const baseline = registry.baseline(registry.restore(registry.snapshot(states)), 3);
+    expect(baseline.queue.map((q) => [q.queueId, q.seq, q.steer, q.content[0]?.block])).toEqual([
+      ['q-1', 3, false, { case: 'text', value: expect.objectContaining({ text: 'later' }) }],
+    ]);
     expect(baseline.beforeSeq).toBe(3);
     expect(baseline.tokenUsage).toMatchObject({ inputTokens: 1n, outputTokens: 2n, messages: 1 });
     expect(baseline.todoList).toMatchObject({
@@ -272,6 +283,8 @@ describe('createProjectionRegistry()', () => {
     expect([...registry.reads.keys()].sort()).toEqual([
       'assistant/message',
       'context/compaction',
+      'input/queued',
+      'input/unqueued',
       'tool/call',
       'tool/result',
     ]);

@@ -14,6 +14,7 @@ export {
   type AgentControl,
   type AgentRefusal,
   type AgentRefusalKind,
+  type QueuedInputFacts,
   type AgentStatus,
 } from './session/agent-control.js';
 export { hostVersion } from './host-version.js';

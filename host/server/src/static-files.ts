@@ -1,7 +1,7 @@
-import { createReadStream } from 'node:fs';
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { stat } from 'node:fs/promises';
-import { extname, resolve, sep } from 'node:path';
+import { extname, join, resolve } from 'node:path';
+import sirv from 'sirv';
 import { Code } from '@connectrpc/connect';
 import { checkRequest, tokenCookieName, tokenMatches } from './auth.js';
 import type { NodeHandler } from './rpc-handler.js';
@@ -45,9 +45,10 @@ const contentTypes: Readonly<Record<string, string>> = {
 };
 
 /**
- * Serves everything that is not an RPC: the built web client from `webRoot` (files with
- * their content type, `index.html` for client routes, nothing outside the root), or a
- * status page at `/` while no bundle exists. With a token, a browser opens
+ * Serves everything that is not an RPC: the built web client from `webRoot` through sirv
+ * (files with their content type, precompressed `.br`/`.gz` variants when the client
+ * accepts them, ETags, hashed assets immutable, `index.html` for client routes, nothing
+ * outside the root), or a status page at `/` while no bundle exists. With a token, a browser opens
  * `/?token=T` once: the token moves into an HttpOnly cookie and the URL is cleaned.
  */
 export function createStaticHandler(options: StaticOptions): NodeHandler {
@@ -102,73 +103,116 @@ async function serve(
     );
   }
   const head = method === 'HEAD';
-  const file = options.webRoot === undefined ? undefined : await findFile(options.webRoot, url);
-  if (file === 'bad') return send(res, 400, 'text/plain; charset=utf-8', 'bad path\n');
-  if (file !== undefined) return sendFile(res, file, head, options.stallTimeoutMs);
+  const site = options.webRoot === undefined ? undefined : await siteOf(options.webRoot);
+  if (site !== undefined) {
+    const path = pathOf(url);
+    if (path === 'bad') return send(res, 400, 'text/plain; charset=utf-8', 'bad path\n');
+    const found = await new Promise<boolean>((resolve) => {
+      watchStall(res, options.stallTimeoutMs);
+      site.serve(
+        { url: path + url.search, headers, method } as unknown as IncomingMessage,
+        res as ServerResponse,
+        () => resolve(false),
+      );
+      res.once('close', () => resolve(true));
+      res.once('finish', () => resolve(true));
+    });
+    if (found) return;
+    return send(res, 404, 'text/plain; charset=utf-8', `not found: ${url.pathname}\n`, head);
+  }
   if (url.pathname === '/' || url.pathname === '/index.html') {
     return send(res, 200, contentTypes['.html']!, await options.statusPage(), head);
   }
   return send(res, 404, 'text/plain; charset=utf-8', `not found: ${url.pathname}\n`, head);
 }
 
-/** The file to serve for `url`, `bad` for an unsafe path, undefined when there is none. */
-async function findFile(webRoot: string, url: URL): Promise<string | 'bad' | undefined> {
-  const root = resolve(webRoot);
-  const index = resolve(root, 'index.html');
-  if (!(await isFile(index))) return undefined;
+/** The decoded path of a request, `bad` when it cannot name a file safely. */
+function pathOf(url: URL): string | 'bad' {
   let path: string;
   try {
     path = decodeURIComponent(url.pathname);
   } catch {
     return 'bad';
   }
-  if (path.includes('\0')) return 'bad';
-  const target = resolve(root, '.' + path);
-  if (target !== root && !target.startsWith(root + sep)) return 'bad';
-  if (await isFile(target)) return target;
-  const dirIndex = resolve(target, 'index.html');
-  if (await isFile(dirIndex)) return dirIndex;
-  // A path without an extension is a client route: the app shell handles it.
-  return extname(path) === '' ? index : undefined;
+  if (path.includes('\0') || path.split(/[\\/]/).includes('..')) return 'bad';
+  return url.pathname;
 }
 
-async function isFile(path: string): Promise<boolean> {
+interface Site {
+  readonly indexMtimeMs: number;
+  readonly serve: ReturnType<typeof sirv>;
+}
+
+const sites = new Map<string, Site>();
+
+/**
+ * The sirv handler of a built web client, or undefined while it has no `index.html`.
+ * sirv lists the files once; a rebuild (a new `index.html`) makes a new listing, so a
+ * host that keeps running serves the new hashed names.
+ */
+async function siteOf(webRoot: string): Promise<Site | undefined> {
+  const root = resolve(webRoot);
+  let indexMtimeMs: number;
   try {
-    return (await stat(path)).isFile();
+    const info = await stat(join(root, 'index.html'));
+    if (!info.isFile()) return undefined;
+    indexMtimeMs = info.mtimeMs;
   } catch {
-    return false;
+    return undefined;
   }
+  const known = sites.get(root);
+  if (known !== undefined && known.indexMtimeMs === indexMtimeMs) return known;
+  const site: Site = {
+    indexMtimeMs,
+    serve: sirv(root, {
+      // Precompressed `.br` / `.gz` siblings written by the client build, chosen by
+      // Accept-Encoding; the client route fallback is `index.html`.
+      brotli: true,
+      gzip: true,
+      single: true,
+      etag: true,
+      setHeaders: (res, pathname) => {
+        const type = contentTypes[extname(pathname).toLowerCase() || '.html'];
+        if (type !== undefined) res.setHeader('Content-Type', type);
+        res.setHeader('X-Content-Type-Options', 'nosniff');
+        res.setHeader('Cache-Control', cacheControl(pathname));
+      },
+    }),
+  };
+  sites.set(root, site);
+  return site;
 }
 
-function sendFile(
-  res: NodeServerResponse,
-  path: string,
-  head: boolean,
-  stallTimeoutMs: number,
-): void {
-  const type = contentTypes[extname(path).toLowerCase()] ?? 'application/octet-stream';
-  res.writeHead(200, {
-    'content-type': type,
-    'cache-control': path.endsWith('index.html') ? 'no-cache' : 'public, max-age=300',
-    'x-content-type-options': 'nosniff',
-  });
-  if (head) {
-    res.end();
-    return;
-  }
-  const stream = createReadStream(path);
-  stream.on('error', () => res.end());
-  res.once('close', () => stream.destroy());
-  stream.on('data', (chunk) => {
-    if ((res as ServerResponse).write(chunk as Buffer)) return;
-    stream.pause();
-    const stall = setTimeout(() => closeStalled(res), stallTimeoutMs);
-    res.once('drain', () => {
-      clearTimeout(stall);
-      stream.resume();
-    });
-  });
-  stream.on('end', () => res.end());
+/**
+ * Hashed build output under `/assets/` never changes under its name: cached for a year
+ * and immutable. The app shell is revalidated on every load (so a rebuild is picked up);
+ * other files (the favicon) are cached for five minutes.
+ */
+export function cacheControl(pathname: string): string {
+  if (pathname.startsWith('/assets/')) return 'public, max-age=31536000, immutable';
+  if (extname(pathname) === '' || pathname.endsWith('.html')) return 'no-cache';
+  return 'public, max-age=300';
+}
+
+/** Closes a download whose client has not drained a blocked write for `stallTimeoutMs`. */
+function watchStall(res: NodeServerResponse, stallTimeoutMs: number): void {
+  let blockedSince: number | undefined;
+  const timer = setInterval(
+    () => {
+      if (!res.writableNeedDrain) blockedSince = undefined;
+      else if (blockedSince === undefined) blockedSince = Date.now();
+      else if (Date.now() - blockedSince >= stallTimeoutMs) {
+        clearInterval(timer);
+        closeStalled(res);
+      }
+    },
+    Math.max(10, stallTimeoutMs / 2),
+  );
+  timer.unref();
+  const stop = (): void => clearInterval(timer);
+  res.once('close', stop);
+  res.once('finish', stop);
+  res.on('drain', () => (blockedSince = undefined));
 }
 
 function send(

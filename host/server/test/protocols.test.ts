@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { Code, ConnectError, createClient } from '@connectrpc/connect';
 import { createGrpcWebTransport } from '@connectrpc/connect-node';
@@ -146,6 +147,51 @@ describe('static web client', () => {
       expect(res.body).not.toContain('SECRET');
     }
     expect((await raw(url, '/sessions/abc')).body).toContain('<title>app</title>');
+  });
+
+  it('serves precompressed variants the client accepts, hashed assets immutable, the shell revalidated', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'dsh-web-'));
+    const webRoot = join(dir, 'dist');
+    await mkdir(join(webRoot, 'assets'), { recursive: true });
+    const script = 'console.log("app");'.repeat(200);
+    await writeFile(join(webRoot, 'index.html'), '<!doctype html><title>app</title>');
+    await writeFile(join(webRoot, 'favicon.svg'), '<svg/>');
+    await writeFile(join(webRoot, 'assets', 'app-1a2b.js'), script);
+    await writeFile(join(webRoot, 'assets', 'app-1a2b.js.br'), brotliCompressSync(script));
+    await writeFile(join(webRoot, 'assets', 'app-1a2b.js.gz'), gzipSync(script));
+    host = await startTestHost({ webRoot });
+    const cases: [string, string, string | undefined, string][] = [
+      ['/assets/app-1a2b.js', 'br, gzip', 'br', 'public, max-age=31536000, immutable'],
+      ['/assets/app-1a2b.js', 'gzip', 'gzip', 'public, max-age=31536000, immutable'],
+      ['/assets/app-1a2b.js', '', undefined, 'public, max-age=31536000, immutable'],
+      ['/', 'br', undefined, 'no-cache'],
+      ['/sessions/abc', '', undefined, 'no-cache'],
+      ['/favicon.svg', '', undefined, 'public, max-age=300'],
+    ];
+    for (const [path, accept, encoding, cache] of cases) {
+      const res = await fetch(host.server.url + path, {
+        headers: { 'accept-encoding': accept },
+        // Node's fetch decodes br and gzip bodies itself; the headers stay as sent.
+      });
+      expect({ path, accept, encoding: res.headers.get('content-encoding') ?? undefined }).toEqual({
+        path,
+        accept,
+        encoding,
+      });
+      expect(res.headers.get('cache-control')).toBe(cache);
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      if (path.endsWith('.js')) {
+        expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+        expect(await res.text()).toBe(script);
+      }
+    }
+    const first = await fetch(`${host.server.url}/assets/app-1a2b.js`);
+    const etag = first.headers.get('etag');
+    expect(etag).toBeTruthy();
+    const again = await fetch(`${host.server.url}/assets/app-1a2b.js`, {
+      headers: { 'if-none-match': etag ?? '' },
+    });
+    expect(again.status).toBe(304);
   });
 });
 

@@ -203,11 +203,13 @@ function createRecordingAgent(): AgentControl & {
       return Promise.resolve({
         started: !running.has(sessionId),
         queuePosition: running.has(sessionId) ? 1 : 0,
+        queueId: running.has(sessionId) ? 'q-1' : '',
       });
     },
-    cancel: () => Promise.resolve({ cancelled: false, cleared: 0 }),
+    cancel: () => Promise.resolve({ cancelled: false, cleared: 0, clearedInputs: [] }),
     respond: () => Promise.resolve(),
     compact: () => Promise.resolve({ started: true }),
+    editQueue: () => Promise.resolve({ previous: [] }),
     isRunning: (id) => running.has(id),
     onStatus(listener) {
       listeners.add(listener);
@@ -235,6 +237,7 @@ describe('with an agent runtime (RPC)', () => {
       'cancel',
       'respond',
       'compact',
+      'edit_queue',
     ]);
     const session = await host.store.create({ cwd: host.dir });
     const id = session.header.sessionId;

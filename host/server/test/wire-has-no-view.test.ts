@@ -42,6 +42,7 @@ describe('the wire', () => {
       [
         'Cancel',
         'CreateSession',
+        'EditQueue',
         'DescribeHost',
         'Follow',
         'ListSessions',

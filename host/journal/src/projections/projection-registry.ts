@@ -6,6 +6,7 @@ import { latestTurn } from './latest-turn.js';
 import type { PriceTable } from './price-table.js';
 import type { Projection } from './projection.js';
 import { sessionCost } from './session-cost.js';
+import { queuedInputs } from './queued-inputs.js';
 import { todoList } from './todo-list.js';
 import { tokenUsage } from './token-usage.js';
 
@@ -25,13 +26,14 @@ export interface ProjectionRegistry {
 
 /**
  * The projections every journal keeps: token-usage totals, the latest todo list, the
- * latest compaction and the latest turn's usage; with a price table, the session's cost
- * too (and the latest turn's).
+ * inputs waiting in the queue, the latest compaction and the latest turn's usage; with a
+ * price table, the session's cost too (and the latest turn's).
  */
 export function standardProjections(prices?: PriceTable): readonly Projection<unknown>[] {
   return [
     tokenUsage as Projection<unknown>,
     todoList as Projection<unknown>,
+    queuedInputs as Projection<unknown>,
     latestCompaction as Projection<unknown>,
     latestTurn(prices) as Projection<unknown>,
     ...(prices === undefined ? [] : [sessionCost(prices) as Projection<unknown>]),

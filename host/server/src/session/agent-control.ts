@@ -1,6 +1,14 @@
 import type { ContentBlock } from '@dsh/gen/content';
 import type { PromptMode, RespondRequest } from '@dsh/gen/service';
 
+/** An input waiting in a session's queue (the shape of the proto `QueuedInput`). */
+export interface QueuedInputFacts {
+  readonly queueId: string;
+  readonly content: ContentBlock[];
+  readonly steer: boolean;
+  readonly seq: number;
+}
+
 /** A change of a session's running state. */
 export interface AgentStatus {
   readonly sessionId: string;
@@ -44,11 +52,22 @@ export interface AgentControl {
   prompt(
     sessionId: string,
     input: { content: ContentBlock[]; mode: PromptMode },
-  ): Promise<{ started: boolean; queuePosition: number }>;
-  cancel(sessionId: string): Promise<{ cancelled: boolean; cleared: number }>;
+  ): Promise<{ started: boolean; queuePosition: number; queueId: string }>;
+  /** Clears the queue and aborts the running turn; returns what it cleared, in order. */
+  cancel(sessionId: string): Promise<{
+    cancelled: boolean;
+    cleared: number;
+    clearedInputs: QueuedInputFacts[];
+  }>;
   respond(sessionId: string, response: RespondRequest['response']): Promise<void>;
   /** Compacts the session's model history (now when idle, else before the next step). */
   compact(sessionId: string, instruction: string): Promise<{ started: boolean }>;
+  /** Replaces a waiting input's content, or removes it when `content` is empty. */
+  editQueue(
+    sessionId: string,
+    queueId: string,
+    content: ContentBlock[],
+  ): Promise<{ previous: ContentBlock[] }>;
   isRunning(sessionId: string): boolean;
   /** Observes running-state changes; returns the function that stops observing. */
   onStatus(listener: (status: AgentStatus) => void): () => void;
@@ -72,6 +91,7 @@ export function createNoAgentControl(): AgentControl {
     cancel: (sessionId) => Promise.resolve().then(() => refuse(sessionId)),
     respond: (sessionId) => Promise.resolve().then(() => refuse(sessionId)),
     compact: (sessionId) => Promise.resolve().then(() => refuse(sessionId)),
+    editQueue: (sessionId) => Promise.resolve().then(() => refuse(sessionId)),
     isRunning: () => false,
     onStatus: () => () => {},
   };

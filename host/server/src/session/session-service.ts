@@ -48,7 +48,7 @@ export function createSessionService(deps: SessionServiceDeps): ServiceImpl<type
   return {
     describeHost() {
       const capabilities = ['page', 'follow', 'watch', 'create'];
-      if (agent.enabled) capabilities.push('prompt', 'cancel', 'respond', 'compact');
+      if (agent.enabled) capabilities.push('prompt', 'cancel', 'respond', 'compact', 'edit_queue');
       return {
         version: deps.version,
         formatVersion,
@@ -148,6 +148,17 @@ export function createSessionService(deps: SessionServiceDeps): ServiceImpl<type
     async compact(req, ctx) {
       await abortable(store.open(req.sessionId), ctx.signal);
       return await agent.compact(req.sessionId, req.instruction);
+    },
+
+    async editQueue(req, ctx) {
+      await abortable(store.open(req.sessionId), ctx.signal);
+      if (req.queueId === '') {
+        throw new JournalError(
+          'invalid_argument',
+          'the edit names no queued input: set queue_id (from input/queued)',
+        );
+      }
+      return await agent.editQueue(req.sessionId, req.queueId, req.content);
     },
   };
 

@@ -23,6 +23,12 @@ TURN_END_REASON_CANCELLED: TurnEndReason
 TURN_END_REASON_COMPLETED: TurnEndReason
 TURN_END_REASON_ERROR: TurnEndReason
 TURN_END_REASON_UNSPECIFIED: TurnEndReason
+UNQUEUE_REASON_CLEARED: UnqueueReason
+UNQUEUE_REASON_DROPPED: UnqueueReason
+UNQUEUE_REASON_REMOVED: UnqueueReason
+UNQUEUE_REASON_STARTED: UnqueueReason
+UNQUEUE_REASON_STEERED: UnqueueReason
+UNQUEUE_REASON_UNSPECIFIED: UnqueueReason
 
 class AgentError(_message.Message):
     __slots__ = ["code", "message"]
@@ -156,6 +162,24 @@ class ExtensionEvent(_message.Message):
     type: str
     def __init__(self, type: _Optional[str] = ..., data_json: _Optional[str] = ...) -> None: ...
 
+class InputQueued(_message.Message):
+    __slots__ = ["content", "queue_id", "steer"]
+    CONTENT_FIELD_NUMBER: _ClassVar[int]
+    QUEUE_ID_FIELD_NUMBER: _ClassVar[int]
+    STEER_FIELD_NUMBER: _ClassVar[int]
+    content: _containers.RepeatedCompositeFieldContainer[_content_pb2.ContentBlock]
+    queue_id: str
+    steer: bool
+    def __init__(self, queue_id: _Optional[str] = ..., content: _Optional[_Iterable[_Union[_content_pb2.ContentBlock, _Mapping]]] = ..., steer: bool = ...) -> None: ...
+
+class InputUnqueued(_message.Message):
+    __slots__ = ["queue_id", "reason"]
+    QUEUE_ID_FIELD_NUMBER: _ClassVar[int]
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    queue_id: str
+    reason: UnqueueReason
+    def __init__(self, queue_id: _Optional[str] = ..., reason: _Optional[_Union[UnqueueReason, str]] = ...) -> None: ...
+
 class Question(_message.Message):
     __slots__ = ["header", "multi_select", "options", "question"]
     HEADER_FIELD_NUMBER: _ClassVar[int]
@@ -197,7 +221,7 @@ class QuestionResolved(_message.Message):
     def __init__(self, question_id: _Optional[str] = ..., answers: _Optional[_Iterable[_Union[Answer, _Mapping]]] = ..., cancelled: bool = ...) -> None: ...
 
 class SessionEvent(_message.Message):
-    __slots__ = ["agent_error", "approval_requested", "approval_resolved", "assistant_chunk", "assistant_message", "code_dispatch", "code_dispatch_start", "context_compaction", "context_message", "extension", "question_requested", "question_resolved", "seq", "steering_message", "time", "tool_call", "tool_output", "tool_result", "turn_end", "turn_start", "user_message"]
+    __slots__ = ["agent_error", "approval_requested", "approval_resolved", "assistant_chunk", "assistant_message", "code_dispatch", "code_dispatch_start", "context_compaction", "context_message", "extension", "input_queued", "input_unqueued", "question_requested", "question_resolved", "seq", "steering_message", "time", "tool_call", "tool_output", "tool_result", "turn_end", "turn_start", "user_message"]
     AGENT_ERROR_FIELD_NUMBER: _ClassVar[int]
     APPROVAL_REQUESTED_FIELD_NUMBER: _ClassVar[int]
     APPROVAL_RESOLVED_FIELD_NUMBER: _ClassVar[int]
@@ -208,6 +232,8 @@ class SessionEvent(_message.Message):
     CONTEXT_COMPACTION_FIELD_NUMBER: _ClassVar[int]
     CONTEXT_MESSAGE_FIELD_NUMBER: _ClassVar[int]
     EXTENSION_FIELD_NUMBER: _ClassVar[int]
+    INPUT_QUEUED_FIELD_NUMBER: _ClassVar[int]
+    INPUT_UNQUEUED_FIELD_NUMBER: _ClassVar[int]
     QUESTION_REQUESTED_FIELD_NUMBER: _ClassVar[int]
     QUESTION_RESOLVED_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
@@ -229,6 +255,8 @@ class SessionEvent(_message.Message):
     context_compaction: ContextCompaction
     context_message: ContextMessage
     extension: ExtensionEvent
+    input_queued: InputQueued
+    input_unqueued: InputUnqueued
     question_requested: QuestionRequested
     question_resolved: QuestionResolved
     seq: int
@@ -240,7 +268,7 @@ class SessionEvent(_message.Message):
     turn_end: TurnEnd
     turn_start: TurnStart
     user_message: UserMessage
-    def __init__(self, seq: _Optional[int] = ..., time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., user_message: _Optional[_Union[UserMessage, _Mapping]] = ..., steering_message: _Optional[_Union[SteeringMessage, _Mapping]] = ..., context_message: _Optional[_Union[ContextMessage, _Mapping]] = ..., assistant_chunk: _Optional[_Union[AssistantChunk, _Mapping]] = ..., assistant_message: _Optional[_Union[AssistantMessage, _Mapping]] = ..., tool_call: _Optional[_Union[ToolCall, _Mapping]] = ..., tool_result: _Optional[_Union[ToolResult, _Mapping]] = ..., code_dispatch_start: _Optional[_Union[CodeDispatchStart, _Mapping]] = ..., code_dispatch: _Optional[_Union[CodeDispatch, _Mapping]] = ..., tool_output: _Optional[_Union[ToolOutput, _Mapping]] = ..., approval_requested: _Optional[_Union[ApprovalRequested, _Mapping]] = ..., approval_resolved: _Optional[_Union[ApprovalResolved, _Mapping]] = ..., question_requested: _Optional[_Union[QuestionRequested, _Mapping]] = ..., question_resolved: _Optional[_Union[QuestionResolved, _Mapping]] = ..., turn_start: _Optional[_Union[TurnStart, _Mapping]] = ..., turn_end: _Optional[_Union[TurnEnd, _Mapping]] = ..., agent_error: _Optional[_Union[AgentError, _Mapping]] = ..., context_compaction: _Optional[_Union[ContextCompaction, _Mapping]] = ..., extension: _Optional[_Union[ExtensionEvent, _Mapping]] = ...) -> None: ...
+    def __init__(self, seq: _Optional[int] = ..., time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., user_message: _Optional[_Union[UserMessage, _Mapping]] = ..., steering_message: _Optional[_Union[SteeringMessage, _Mapping]] = ..., context_message: _Optional[_Union[ContextMessage, _Mapping]] = ..., assistant_chunk: _Optional[_Union[AssistantChunk, _Mapping]] = ..., assistant_message: _Optional[_Union[AssistantMessage, _Mapping]] = ..., tool_call: _Optional[_Union[ToolCall, _Mapping]] = ..., tool_result: _Optional[_Union[ToolResult, _Mapping]] = ..., code_dispatch_start: _Optional[_Union[CodeDispatchStart, _Mapping]] = ..., code_dispatch: _Optional[_Union[CodeDispatch, _Mapping]] = ..., tool_output: _Optional[_Union[ToolOutput, _Mapping]] = ..., approval_requested: _Optional[_Union[ApprovalRequested, _Mapping]] = ..., approval_resolved: _Optional[_Union[ApprovalResolved, _Mapping]] = ..., question_requested: _Optional[_Union[QuestionRequested, _Mapping]] = ..., question_resolved: _Optional[_Union[QuestionResolved, _Mapping]] = ..., turn_start: _Optional[_Union[TurnStart, _Mapping]] = ..., turn_end: _Optional[_Union[TurnEnd, _Mapping]] = ..., agent_error: _Optional[_Union[AgentError, _Mapping]] = ..., context_compaction: _Optional[_Union[ContextCompaction, _Mapping]] = ..., input_queued: _Optional[_Union[InputQueued, _Mapping]] = ..., input_unqueued: _Optional[_Union[InputUnqueued, _Mapping]] = ..., extension: _Optional[_Union[ExtensionEvent, _Mapping]] = ...) -> None: ...
 
 class SessionEventEntry(_message.Message):
     __slots__ = ["event"]
@@ -344,4 +372,7 @@ class TurnEndReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []
 
 class CompactionReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = []
+
+class UnqueueReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []

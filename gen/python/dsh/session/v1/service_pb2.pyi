@@ -25,20 +25,22 @@ class ApprovalResponse(_message.Message):
     def __init__(self, approval_id: _Optional[str] = ..., decision: _Optional[_Union[_events_pb2.ApprovalDecision, str]] = ...) -> None: ...
 
 class Baseline(_message.Message):
-    __slots__ = ["before_seq", "cost", "latest_compaction", "latest_turn", "todo_list", "token_usage"]
+    __slots__ = ["before_seq", "cost", "latest_compaction", "latest_turn", "queue", "todo_list", "token_usage"]
     BEFORE_SEQ_FIELD_NUMBER: _ClassVar[int]
     COST_FIELD_NUMBER: _ClassVar[int]
     LATEST_COMPACTION_FIELD_NUMBER: _ClassVar[int]
     LATEST_TURN_FIELD_NUMBER: _ClassVar[int]
+    QUEUE_FIELD_NUMBER: _ClassVar[int]
     TODO_LIST_FIELD_NUMBER: _ClassVar[int]
     TOKEN_USAGE_FIELD_NUMBER: _ClassVar[int]
     before_seq: int
     cost: CostTotals
     latest_compaction: CompactionMark
     latest_turn: TurnUsage
+    queue: _containers.RepeatedCompositeFieldContainer[QueuedInput]
     todo_list: TodoList
     token_usage: TokenTotals
-    def __init__(self, before_seq: _Optional[int] = ..., token_usage: _Optional[_Union[TokenTotals, _Mapping]] = ..., todo_list: _Optional[_Union[TodoList, _Mapping]] = ..., latest_compaction: _Optional[_Union[CompactionMark, _Mapping]] = ..., cost: _Optional[_Union[CostTotals, _Mapping]] = ..., latest_turn: _Optional[_Union[TurnUsage, _Mapping]] = ...) -> None: ...
+    def __init__(self, before_seq: _Optional[int] = ..., token_usage: _Optional[_Union[TokenTotals, _Mapping]] = ..., todo_list: _Optional[_Union[TodoList, _Mapping]] = ..., latest_compaction: _Optional[_Union[CompactionMark, _Mapping]] = ..., cost: _Optional[_Union[CostTotals, _Mapping]] = ..., latest_turn: _Optional[_Union[TurnUsage, _Mapping]] = ..., queue: _Optional[_Iterable[_Union[QueuedInput, _Mapping]]] = ...) -> None: ...
 
 class CancelRequest(_message.Message):
     __slots__ = ["session_id"]
@@ -47,12 +49,14 @@ class CancelRequest(_message.Message):
     def __init__(self, session_id: _Optional[str] = ...) -> None: ...
 
 class CancelResponse(_message.Message):
-    __slots__ = ["cancelled", "cleared"]
+    __slots__ = ["cancelled", "cleared", "cleared_inputs"]
     CANCELLED_FIELD_NUMBER: _ClassVar[int]
     CLEARED_FIELD_NUMBER: _ClassVar[int]
+    CLEARED_INPUTS_FIELD_NUMBER: _ClassVar[int]
     cancelled: bool
     cleared: int
-    def __init__(self, cancelled: bool = ..., cleared: _Optional[int] = ...) -> None: ...
+    cleared_inputs: _containers.RepeatedCompositeFieldContainer[QueuedInput]
+    def __init__(self, cancelled: bool = ..., cleared: _Optional[int] = ..., cleared_inputs: _Optional[_Iterable[_Union[QueuedInput, _Mapping]]] = ...) -> None: ...
 
 class CompactRequest(_message.Message):
     __slots__ = ["instruction", "session_id"]
@@ -131,6 +135,22 @@ class DescribeHostResponse(_message.Message):
     home_dir: str
     version: str
     def __init__(self, version: _Optional[str] = ..., format_version: _Optional[int] = ..., home_dir: _Optional[str] = ..., capabilities: _Optional[_Iterable[str]] = ..., default_cwd: _Optional[str] = ..., default_model: _Optional[str] = ...) -> None: ...
+
+class EditQueueRequest(_message.Message):
+    __slots__ = ["content", "queue_id", "session_id"]
+    CONTENT_FIELD_NUMBER: _ClassVar[int]
+    QUEUE_ID_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    content: _containers.RepeatedCompositeFieldContainer[_content_pb2.ContentBlock]
+    queue_id: str
+    session_id: str
+    def __init__(self, session_id: _Optional[str] = ..., queue_id: _Optional[str] = ..., content: _Optional[_Iterable[_Union[_content_pb2.ContentBlock, _Mapping]]] = ...) -> None: ...
+
+class EditQueueResponse(_message.Message):
+    __slots__ = ["previous"]
+    PREVIOUS_FIELD_NUMBER: _ClassVar[int]
+    previous: _containers.RepeatedCompositeFieldContainer[_content_pb2.ContentBlock]
+    def __init__(self, previous: _Optional[_Iterable[_Union[_content_pb2.ContentBlock, _Mapping]]] = ...) -> None: ...
 
 class FollowOpening(_message.Message):
     __slots__ = ["first_seq", "last_seq"]
@@ -215,12 +235,14 @@ class PromptRequest(_message.Message):
     def __init__(self, session_id: _Optional[str] = ..., content: _Optional[_Iterable[_Union[_content_pb2.ContentBlock, _Mapping]]] = ..., mode: _Optional[_Union[PromptMode, str]] = ...) -> None: ...
 
 class PromptResponse(_message.Message):
-    __slots__ = ["queue_position", "started"]
+    __slots__ = ["queue_id", "queue_position", "started"]
+    QUEUE_ID_FIELD_NUMBER: _ClassVar[int]
     QUEUE_POSITION_FIELD_NUMBER: _ClassVar[int]
     STARTED_FIELD_NUMBER: _ClassVar[int]
+    queue_id: str
     queue_position: int
     started: bool
-    def __init__(self, started: bool = ..., queue_position: _Optional[int] = ...) -> None: ...
+    def __init__(self, started: bool = ..., queue_position: _Optional[int] = ..., queue_id: _Optional[str] = ...) -> None: ...
 
 class QuestionResponse(_message.Message):
     __slots__ = ["answers", "cancelled", "question_id"]
@@ -231,6 +253,18 @@ class QuestionResponse(_message.Message):
     cancelled: bool
     question_id: str
     def __init__(self, question_id: _Optional[str] = ..., answers: _Optional[_Iterable[_Union[_events_pb2.Answer, _Mapping]]] = ..., cancelled: bool = ...) -> None: ...
+
+class QueuedInput(_message.Message):
+    __slots__ = ["content", "queue_id", "seq", "steer"]
+    CONTENT_FIELD_NUMBER: _ClassVar[int]
+    QUEUE_ID_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    STEER_FIELD_NUMBER: _ClassVar[int]
+    content: _containers.RepeatedCompositeFieldContainer[_content_pb2.ContentBlock]
+    queue_id: str
+    seq: int
+    steer: bool
+    def __init__(self, queue_id: _Optional[str] = ..., content: _Optional[_Iterable[_Union[_content_pb2.ContentBlock, _Mapping]]] = ..., steer: bool = ..., seq: _Optional[int] = ...) -> None: ...
 
 class RespondRequest(_message.Message):
     __slots__ = ["approval", "question", "session_id"]

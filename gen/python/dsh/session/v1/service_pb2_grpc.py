@@ -70,6 +70,11 @@ class SessionServiceStub(object):
                 request_serializer=dsh_dot_session_dot_v1_dot_service__pb2.CompactRequest.SerializeToString,
                 response_deserializer=dsh_dot_session_dot_v1_dot_service__pb2.CompactResponse.FromString,
                 )
+        self.EditQueue = channel.unary_unary(
+                '/dsh.session.v1.SessionService/EditQueue',
+                request_serializer=dsh_dot_session_dot_v1_dot_service__pb2.EditQueueRequest.SerializeToString,
+                response_deserializer=dsh_dot_session_dot_v1_dot_service__pb2.EditQueueResponse.FromString,
+                )
 
 
 class SessionServiceServicer(object):
@@ -153,6 +158,13 @@ class SessionServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def EditQueue(self, request, context):
+        """Edits or removes an input waiting in the session's queue.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_SessionServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -205,6 +217,11 @@ def add_SessionServiceServicer_to_server(servicer, server):
                     servicer.Compact,
                     request_deserializer=dsh_dot_session_dot_v1_dot_service__pb2.CompactRequest.FromString,
                     response_serializer=dsh_dot_session_dot_v1_dot_service__pb2.CompactResponse.SerializeToString,
+            ),
+            'EditQueue': grpc.unary_unary_rpc_method_handler(
+                    servicer.EditQueue,
+                    request_deserializer=dsh_dot_session_dot_v1_dot_service__pb2.EditQueueRequest.FromString,
+                    response_serializer=dsh_dot_session_dot_v1_dot_service__pb2.EditQueueResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -389,5 +406,22 @@ class SessionService(object):
         return grpc.experimental.unary_unary(request, target, '/dsh.session.v1.SessionService/Compact',
             dsh_dot_session_dot_v1_dot_service__pb2.CompactRequest.SerializeToString,
             dsh_dot_session_dot_v1_dot_service__pb2.CompactResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def EditQueue(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/dsh.session.v1.SessionService/EditQueue',
+            dsh_dot_session_dot_v1_dot_service__pb2.EditQueueRequest.SerializeToString,
+            dsh_dot_session_dot_v1_dot_service__pb2.EditQueueResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file dsh/session/v1/events.proto.
  */
 export const file_dsh_session_v1_events: GenFile = /*@__PURE__*/
-  fileDesc("Chtkc2gvc2Vzc2lvbi92MS9ldmVudHMucHJvdG8SDmRzaC5zZXNzaW9uLnYxIowJCgxTZXNzaW9uRXZlbnQSCwoDc2VxGAEgASgNEigKBHRpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjMKDHVzZXJfbWVzc2FnZRgKIAEoCzIbLmRzaC5zZXNzaW9uLnYxLlVzZXJNZXNzYWdlSAASOwoQc3RlZXJpbmdfbWVzc2FnZRgLIAEoCzIfLmRzaC5zZXNzaW9uLnYxLlN0ZWVyaW5nTWVzc2FnZUgAEjkKD2NvbnRleHRfbWVzc2FnZRgMIAEoCzIeLmRzaC5zZXNzaW9uLnYxLkNvbnRleHRNZXNzYWdlSAASOQoPYXNzaXN0YW50X2NodW5rGA0gASgLMh4uZHNoLnNlc3Npb24udjEuQXNzaXN0YW50Q2h1bmtIABI9ChFhc3Npc3RhbnRfbWVzc2FnZRgOIAEoCzIgLmRzaC5zZXNzaW9uLnYxLkFzc2lzdGFudE1lc3NhZ2VIABItCgl0b29sX2NhbGwYDyABKAsyGC5kc2guc2Vzc2lvbi52MS5Ub29sQ2FsbEgAEjEKC3Rvb2xfcmVzdWx0GBAgASgLMhouZHNoLnNlc3Npb24udjEuVG9vbFJlc3VsdEgAEkAKE2NvZGVfZGlzcGF0Y2hfc3RhcnQYESABKAsyIS5kc2guc2Vzc2lvbi52MS5Db2RlRGlzcGF0Y2hTdGFydEgAEjUKDWNvZGVfZGlzcGF0Y2gYEiABKAsyHC5kc2guc2Vzc2lvbi52MS5Db2RlRGlzcGF0Y2hIABIxCgt0b29sX291dHB1dBgaIAEoCzIaLmRzaC5zZXNzaW9uLnYxLlRvb2xPdXRwdXRIABI/ChJhcHByb3ZhbF9yZXF1ZXN0ZWQYEyABKAsyIS5kc2guc2Vzc2lvbi52MS5BcHByb3ZhbFJlcXVlc3RlZEgAEj0KEWFwcHJvdmFsX3Jlc29sdmVkGBQgASgLMiAuZHNoLnNlc3Npb24udjEuQXBwcm92YWxSZXNvbHZlZEgAEj8KEnF1ZXN0aW9uX3JlcXVlc3RlZBgVIAEoCzIhLmRzaC5zZXNzaW9uLnYxLlF1ZXN0aW9uUmVxdWVzdGVkSAASPQoRcXVlc3Rpb25fcmVzb2x2ZWQYFiABKAsyIC5kc2guc2Vzc2lvbi52MS5RdWVzdGlvblJlc29sdmVkSAASLwoKdHVybl9zdGFydBgXIAEoCzIZLmRzaC5zZXNzaW9uLnYxLlR1cm5TdGFydEgAEisKCHR1cm5fZW5kGBggASgLMhcuZHNoLnNlc3Npb24udjEuVHVybkVuZEgAEjEKC2FnZW50X2Vycm9yGBkgASgLMhouZHNoLnNlc3Npb24udjEuQWdlbnRFcnJvckgAEj8KEmNvbnRleHRfY29tcGFjdGlvbhgbIAEoCzIhLmRzaC5zZXNzaW9uLnYxLkNvbnRleHRDb21wYWN0aW9uSAASMwoJZXh0ZW5zaW9uGCggASgLMh4uZHNoLnNlc3Npb24udjEuRXh0ZW5zaW9uRXZlbnRIAEIJCgdwYXlsb2FkIkwKC1VzZXJNZXNzYWdlEi0KB2NvbnRlbnQYASADKAsyHC5kc2guc2Vzc2lvbi52MS5Db250ZW50QmxvY2sSDgoGc291cmNlGAIgASgJIl4KD1N0ZWVyaW5nTWVzc2FnZRIMCgR0dXJuGAEgASgNEi0KB2NvbnRlbnQYAiADKAsyHC5kc2guc2Vzc2lvbi52MS5Db250ZW50QmxvY2sSDgoGc291cmNlGAMgASgJInQKDkNvbnRleHRNZXNzYWdlEi0KB2NvbnRlbnQYASADKAsyHC5kc2guc2Vzc2lvbi52MS5Db250ZW50QmxvY2sSDgoGc291cmNlGAIgASgJEhAKCGVudmVsb3BlGAMgASgJEhEKCW1ldGFfanNvbhgEIAEoCSJYCg5Bc3Npc3RhbnRDaHVuaxIMCgR0dXJuGAEgASgNEgwKBHN0ZXAYAiABKA0SKgoFY2h1bmsYAyABKAsyGy5kc2guc2Vzc2lvbi52MS5TdHJlYW1DaHVuayKpAQoQQXNzaXN0YW50TWVzc2FnZRIMCgR0dXJuGAEgASgNEgwKBHN0ZXAYAiABKA0SLQoHY29udGVudBgDIAMoCzIcLmRzaC5zZXNzaW9uLnYxLkNvbnRlbnRCbG9jaxIkCgV1c2FnZRgEIAEoCzIVLmRzaC5zZXNzaW9uLnYxLlVzYWdlEg0KBW1vZGVsGAUgASgJEhUKDWZpbmlzaF9yZWFzb24YBiABKAkiWAoIVG9vbENhbGwSDAoEdHVybhgBIAEoDRIMCgRzdGVwGAIgASgNEg8KB2NhbGxfaWQYAyABKAkSDAoEbmFtZRgEIAEoCRIRCglhcmd1bWVudHMYBSABKAkiOAoJVG9vbEVycm9yEgwKBG5hbWUYASABKAkSDAoEY29kZRgCIAEoCRIPCgdtZXNzYWdlGAMgASgJIrcBCgpUb29sUmVzdWx0EgwKBHR1cm4YASABKA0SDAoEc3RlcBgCIAEoDRIPCgdjYWxsX2lkGAMgASgJEi0KB2NvbnRlbnQYBCADKAsyHC5kc2guc2Vzc2lvbi52MS5Db250ZW50QmxvY2sSEAoIaXNfZXJyb3IYBSABKAgSKAoFZXJyb3IYBiABKAsyGS5kc2guc2Vzc2lvbi52MS5Ub29sRXJyb3ISEQoJbWV0YV9qc29uGAcgASgJIl0KEUNvZGVEaXNwYXRjaFN0YXJ0EhYKDnBhcmVudF9jYWxsX2lkGAEgASgJEg8KB2NhbGxfaWQYAiABKAkSDAoEbmFtZRgDIAEoCRIRCglhcmd1bWVudHMYBCABKAkiogEKDENvZGVEaXNwYXRjaBIWCg5wYXJlbnRfY2FsbF9pZBgBIAEoCRIPCgdjYWxsX2lkGAIgASgJEi0KB2NvbnRlbnQYAyADKAsyHC5kc2guc2Vzc2lvbi52MS5Db250ZW50QmxvY2sSEAoIaXNfZXJyb3IYBCABKAgSKAoFZXJyb3IYBSABKAsyGS5kc2guc2Vzc2lvbi52MS5Ub29sRXJyb3IicAoKVG9vbE91dHB1dBIPCgdjYWxsX2lkGAEgASgJEjAKBnN0cmVhbRgCIAEoDjIgLmRzaC5zZXNzaW9uLnYxLlRvb2xPdXRwdXRTdHJlYW0SDAoEdGV4dBgDIAEoCRIRCgl0cnVuY2F0ZWQYBCABKAgiXAoRQXBwcm92YWxSZXF1ZXN0ZWQSEwoLYXBwcm92YWxfaWQYASABKAkSDwoHY2FsbF9pZBgCIAEoCRIRCgl0b29sX25hbWUYAyABKAkSDgoGcmVhc29uGAQgASgJIlsKEEFwcHJvdmFsUmVzb2x2ZWQSEwoLYXBwcm92YWxfaWQYASABKAkSMgoIZGVjaXNpb24YAiABKA4yIC5kc2guc2Vzc2lvbi52MS5BcHByb3ZhbERlY2lzaW9uIjQKDlF1ZXN0aW9uT3B0aW9uEg0KBWxhYmVsGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJInMKCFF1ZXN0aW9uEhAKCHF1ZXN0aW9uGAEgASgJEg4KBmhlYWRlchgCIAEoCRIvCgdvcHRpb25zGAMgAygLMh4uZHNoLnNlc3Npb24udjEuUXVlc3Rpb25PcHRpb24SFAoMbXVsdGlfc2VsZWN0GAQgASgIImYKEVF1ZXN0aW9uUmVxdWVzdGVkEhMKC3F1ZXN0aW9uX2lkGAEgASgJEg8KB2NhbGxfaWQYAiABKAkSKwoJcXVlc3Rpb25zGAMgAygLMhguZHNoLnNlc3Npb24udjEuUXVlc3Rpb24iGAoGQW5zd2VyEg4KBnZhbHVlcxgBIAMoCSJjChBRdWVzdGlvblJlc29sdmVkEhMKC3F1ZXN0aW9uX2lkGAEgASgJEicKB2Fuc3dlcnMYAiADKAsyFi5kc2guc2Vzc2lvbi52MS5BbnN3ZXISEQoJY2FuY2VsbGVkGAMgASgIIhkKCVR1cm5TdGFydBIMCgR0dXJuGAEgASgNIkYKB1R1cm5FbmQSDAoEdHVybhgBIAEoDRItCgZyZWFzb24YAiABKA4yHS5kc2guc2Vzc2lvbi52MS5UdXJuRW5kUmVhc29uIisKCkFnZW50RXJyb3ISDwoHbWVzc2FnZRgBIAEoCRIMCgRjb2RlGAIgASgJIqUCChFDb250ZXh0Q29tcGFjdGlvbhIPCgdzdW1tYXJ5GAEgASgJEhkKEXJlcGxhY2VkX2Zyb21fc2VxGAIgASgNEhUKDWtlcHRfZnJvbV9zZXEYAyABKA0SFQoNdG9rZW5zX2JlZm9yZRgEIAEoDRIUCgx0b2tlbnNfYWZ0ZXIYBSABKA0SFgoOY29udGV4dF9idWRnZXQYBiABKA0SMAoGcmVhc29uGAcgASgOMiAuZHNoLnNlc3Npb24udjEuQ29tcGFjdGlvblJlYXNvbhITCgtpbnN0cnVjdGlvbhgIIAEoCRINCgVtb2RlbBgJIAEoCRIkCgV1c2FnZRgKIAEoCzIVLmRzaC5zZXNzaW9uLnYxLlVzYWdlEgwKBHR1cm4YCyABKA0iMQoORXh0ZW5zaW9uRXZlbnQSDAoEdHlwZRgBIAEoCRIRCglkYXRhX2pzb24YAiABKAkiTAoRU2Vzc2lvbkV2ZW50RW50cnkSKwoFZXZlbnQYASABKAsyHC5kc2guc2Vzc2lvbi52MS5TZXNzaW9uRXZlbnRKBAgCEANSBHZpZXcqlQEKEFRvb2xPdXRwdXRTdHJlYW0SIgoeVE9PTF9PVVRQVVRfU1RSRUFNX1VOU1BFQ0lGSUVEEAASHwobVE9PTF9PVVRQVVRfU1RSRUFNX0NPTUJJTkVEEAESHQoZVE9PTF9PVVRQVVRfU1RSRUFNX1NURE9VVBACEh0KGVRPT0xfT1VUUFVUX1NUUkVBTV9TVERFUlIQAyq0AQoQQXBwcm92YWxEZWNpc2lvbhIhCh1BUFBST1ZBTF9ERUNJU0lPTl9VTlNQRUNJRklFRBAAEhsKF0FQUFJPVkFMX0RFQ0lTSU9OX0FMTE9XEAESGgoWQVBQUk9WQUxfREVDSVNJT05fREVOWRACEiMKH0FQUFJPVkFMX0RFQ0lTSU9OX0FMTE9XX1NFU1NJT04QAxIfChtBUFBST1ZBTF9ERUNJU0lPTl9DQU5DRUxMRUQQBCqJAQoNVHVybkVuZFJlYXNvbhIfChtUVVJOX0VORF9SRUFTT05fVU5TUEVDSUZJRUQQABIdChlUVVJOX0VORF9SRUFTT05fQ09NUExFVEVEEAESHQoZVFVSTl9FTkRfUkVBU09OX0NBTkNFTExFRBACEhkKFVRVUk5fRU5EX1JFQVNPTl9FUlJPUhADKncKEENvbXBhY3Rpb25SZWFzb24SIQodQ09NUEFDVElPTl9SRUFTT05fVU5TUEVDSUZJRUQQABIfChtDT01QQUNUSU9OX1JFQVNPTl9BVVRPTUFUSUMQARIfChtDT01QQUNUSU9OX1JFQVNPTl9SRVFVRVNURUQQAmIGcHJvdG8z", [file_dsh_session_v1_content, file_google_protobuf_timestamp]);
+  fileDesc("Chtkc2gvc2Vzc2lvbi92MS9ldmVudHMucHJvdG8SDmRzaC5zZXNzaW9uLnYxIvoJCgxTZXNzaW9uRXZlbnQSCwoDc2VxGAEgASgNEigKBHRpbWUYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjMKDHVzZXJfbWVzc2FnZRgKIAEoCzIbLmRzaC5zZXNzaW9uLnYxLlVzZXJNZXNzYWdlSAASOwoQc3RlZXJpbmdfbWVzc2FnZRgLIAEoCzIfLmRzaC5zZXNzaW9uLnYxLlN0ZWVyaW5nTWVzc2FnZUgAEjkKD2NvbnRleHRfbWVzc2FnZRgMIAEoCzIeLmRzaC5zZXNzaW9uLnYxLkNvbnRleHRNZXNzYWdlSAASOQoPYXNzaXN0YW50X2NodW5rGA0gASgLMh4uZHNoLnNlc3Npb24udjEuQXNzaXN0YW50Q2h1bmtIABI9ChFhc3Npc3RhbnRfbWVzc2FnZRgOIAEoCzIgLmRzaC5zZXNzaW9uLnYxLkFzc2lzdGFudE1lc3NhZ2VIABItCgl0b29sX2NhbGwYDyABKAsyGC5kc2guc2Vzc2lvbi52MS5Ub29sQ2FsbEgAEjEKC3Rvb2xfcmVzdWx0GBAgASgLMhouZHNoLnNlc3Npb24udjEuVG9vbFJlc3VsdEgAEkAKE2NvZGVfZGlzcGF0Y2hfc3RhcnQYESABKAsyIS5kc2guc2Vzc2lvbi52MS5Db2RlRGlzcGF0Y2hTdGFydEgAEjUKDWNvZGVfZGlzcGF0Y2gYEiABKAsyHC5kc2guc2Vzc2lvbi52MS5Db2RlRGlzcGF0Y2hIABIxCgt0b29sX291dHB1dBgaIAEoCzIaLmRzaC5zZXNzaW9uLnYxLlRvb2xPdXRwdXRIABI/ChJhcHByb3ZhbF9yZXF1ZXN0ZWQYEyABKAsyIS5kc2guc2Vzc2lvbi52MS5BcHByb3ZhbFJlcXVlc3RlZEgAEj0KEWFwcHJvdmFsX3Jlc29sdmVkGBQgASgLMiAuZHNoLnNlc3Npb24udjEuQXBwcm92YWxSZXNvbHZlZEgAEj8KEnF1ZXN0aW9uX3JlcXVlc3RlZBgVIAEoCzIhLmRzaC5zZXNzaW9uLnYxLlF1ZXN0aW9uUmVxdWVzdGVkSAASPQoRcXVlc3Rpb25fcmVzb2x2ZWQYFiABKAsyIC5kc2guc2Vzc2lvbi52MS5RdWVzdGlvblJlc29sdmVkSAASLwoKdHVybl9zdGFydBgXIAEoCzIZLmRzaC5zZXNzaW9uLnYxLlR1cm5TdGFydEgAEisKCHR1cm5fZW5kGBggASgLMhcuZHNoLnNlc3Npb24udjEuVHVybkVuZEgAEjEKC2FnZW50X2Vycm9yGBkgASgLMhouZHNoLnNlc3Npb24udjEuQWdlbnRFcnJvckgAEj8KEmNvbnRleHRfY29tcGFjdGlvbhgbIAEoCzIhLmRzaC5zZXNzaW9uLnYxLkNvbnRleHRDb21wYWN0aW9uSAASMwoMaW5wdXRfcXVldWVkGB4gASgLMhsuZHNoLnNlc3Npb24udjEuSW5wdXRRdWV1ZWRIABI3Cg5pbnB1dF91bnF1ZXVlZBgfIAEoCzIdLmRzaC5zZXNzaW9uLnYxLklucHV0VW5xdWV1ZWRIABIzCglleHRlbnNpb24YKCABKAsyHi5kc2guc2Vzc2lvbi52MS5FeHRlbnNpb25FdmVudEgAQgkKB3BheWxvYWQiTAoLVXNlck1lc3NhZ2USLQoHY29udGVudBgBIAMoCzIcLmRzaC5zZXNzaW9uLnYxLkNvbnRlbnRCbG9jaxIOCgZzb3VyY2UYAiABKAkiXgoPU3RlZXJpbmdNZXNzYWdlEgwKBHR1cm4YASABKA0SLQoHY29udGVudBgCIAMoCzIcLmRzaC5zZXNzaW9uLnYxLkNvbnRlbnRCbG9jaxIOCgZzb3VyY2UYAyABKAkidAoOQ29udGV4dE1lc3NhZ2USLQoHY29udGVudBgBIAMoCzIcLmRzaC5zZXNzaW9uLnYxLkNvbnRlbnRCbG9jaxIOCgZzb3VyY2UYAiABKAkSEAoIZW52ZWxvcGUYAyABKAkSEQoJbWV0YV9qc29uGAQgASgJIlgKDkFzc2lzdGFudENodW5rEgwKBHR1cm4YASABKA0SDAoEc3RlcBgCIAEoDRIqCgVjaHVuaxgDIAEoCzIbLmRzaC5zZXNzaW9uLnYxLlN0cmVhbUNodW5rIqkBChBBc3Npc3RhbnRNZXNzYWdlEgwKBHR1cm4YASABKA0SDAoEc3RlcBgCIAEoDRItCgdjb250ZW50GAMgAygLMhwuZHNoLnNlc3Npb24udjEuQ29udGVudEJsb2NrEiQKBXVzYWdlGAQgASgLMhUuZHNoLnNlc3Npb24udjEuVXNhZ2USDQoFbW9kZWwYBSABKAkSFQoNZmluaXNoX3JlYXNvbhgGIAEoCSJYCghUb29sQ2FsbBIMCgR0dXJuGAEgASgNEgwKBHN0ZXAYAiABKA0SDwoHY2FsbF9pZBgDIAEoCRIMCgRuYW1lGAQgASgJEhEKCWFyZ3VtZW50cxgFIAEoCSI4CglUb29sRXJyb3ISDAoEbmFtZRgBIAEoCRIMCgRjb2RlGAIgASgJEg8KB21lc3NhZ2UYAyABKAkitwEKClRvb2xSZXN1bHQSDAoEdHVybhgBIAEoDRIMCgRzdGVwGAIgASgNEg8KB2NhbGxfaWQYAyABKAkSLQoHY29udGVudBgEIAMoCzIcLmRzaC5zZXNzaW9uLnYxLkNvbnRlbnRCbG9jaxIQCghpc19lcnJvchgFIAEoCBIoCgVlcnJvchgGIAEoCzIZLmRzaC5zZXNzaW9uLnYxLlRvb2xFcnJvchIRCgltZXRhX2pzb24YByABKAkiXQoRQ29kZURpc3BhdGNoU3RhcnQSFgoOcGFyZW50X2NhbGxfaWQYASABKAkSDwoHY2FsbF9pZBgCIAEoCRIMCgRuYW1lGAMgASgJEhEKCWFyZ3VtZW50cxgEIAEoCSKiAQoMQ29kZURpc3BhdGNoEhYKDnBhcmVudF9jYWxsX2lkGAEgASgJEg8KB2NhbGxfaWQYAiABKAkSLQoHY29udGVudBgDIAMoCzIcLmRzaC5zZXNzaW9uLnYxLkNvbnRlbnRCbG9jaxIQCghpc19lcnJvchgEIAEoCBIoCgVlcnJvchgFIAEoCzIZLmRzaC5zZXNzaW9uLnYxLlRvb2xFcnJvciJwCgpUb29sT3V0cHV0Eg8KB2NhbGxfaWQYASABKAkSMAoGc3RyZWFtGAIgASgOMiAuZHNoLnNlc3Npb24udjEuVG9vbE91dHB1dFN0cmVhbRIMCgR0ZXh0GAMgASgJEhEKCXRydW5jYXRlZBgEIAEoCCJcChFBcHByb3ZhbFJlcXVlc3RlZBITCgthcHByb3ZhbF9pZBgBIAEoCRIPCgdjYWxsX2lkGAIgASgJEhEKCXRvb2xfbmFtZRgDIAEoCRIOCgZyZWFzb24YBCABKAkiWwoQQXBwcm92YWxSZXNvbHZlZBITCgthcHByb3ZhbF9pZBgBIAEoCRIyCghkZWNpc2lvbhgCIAEoDjIgLmRzaC5zZXNzaW9uLnYxLkFwcHJvdmFsRGVjaXNpb24iNAoOUXVlc3Rpb25PcHRpb24SDQoFbGFiZWwYASABKAkSEwoLZGVzY3JpcHRpb24YAiABKAkicwoIUXVlc3Rpb24SEAoIcXVlc3Rpb24YASABKAkSDgoGaGVhZGVyGAIgASgJEi8KB29wdGlvbnMYAyADKAsyHi5kc2guc2Vzc2lvbi52MS5RdWVzdGlvbk9wdGlvbhIUCgxtdWx0aV9zZWxlY3QYBCABKAgiZgoRUXVlc3Rpb25SZXF1ZXN0ZWQSEwoLcXVlc3Rpb25faWQYASABKAkSDwoHY2FsbF9pZBgCIAEoCRIrCglxdWVzdGlvbnMYAyADKAsyGC5kc2guc2Vzc2lvbi52MS5RdWVzdGlvbiIYCgZBbnN3ZXISDgoGdmFsdWVzGAEgAygJImMKEFF1ZXN0aW9uUmVzb2x2ZWQSEwoLcXVlc3Rpb25faWQYASABKAkSJwoHYW5zd2VycxgCIAMoCzIWLmRzaC5zZXNzaW9uLnYxLkFuc3dlchIRCgljYW5jZWxsZWQYAyABKAgiGQoJVHVyblN0YXJ0EgwKBHR1cm4YASABKA0iRgoHVHVybkVuZBIMCgR0dXJuGAEgASgNEi0KBnJlYXNvbhgCIAEoDjIdLmRzaC5zZXNzaW9uLnYxLlR1cm5FbmRSZWFzb24iKwoKQWdlbnRFcnJvchIPCgdtZXNzYWdlGAEgASgJEgwKBGNvZGUYAiABKAkipQIKEUNvbnRleHRDb21wYWN0aW9uEg8KB3N1bW1hcnkYASABKAkSGQoRcmVwbGFjZWRfZnJvbV9zZXEYAiABKA0SFQoNa2VwdF9mcm9tX3NlcRgDIAEoDRIVCg10b2tlbnNfYmVmb3JlGAQgASgNEhQKDHRva2Vuc19hZnRlchgFIAEoDRIWCg5jb250ZXh0X2J1ZGdldBgGIAEoDRIwCgZyZWFzb24YByABKA4yIC5kc2guc2Vzc2lvbi52MS5Db21wYWN0aW9uUmVhc29uEhMKC2luc3RydWN0aW9uGAggASgJEg0KBW1vZGVsGAkgASgJEiQKBXVzYWdlGAogASgLMhUuZHNoLnNlc3Npb24udjEuVXNhZ2USDAoEdHVybhgLIAEoDSJdCgtJbnB1dFF1ZXVlZBIQCghxdWV1ZV9pZBgBIAEoCRItCgdjb250ZW50GAIgAygLMhwuZHNoLnNlc3Npb24udjEuQ29udGVudEJsb2NrEg0KBXN0ZWVyGAMgASgIIlAKDUlucHV0VW5xdWV1ZWQSEAoIcXVldWVfaWQYASABKAkSLQoGcmVhc29uGAIgASgOMh0uZHNoLnNlc3Npb24udjEuVW5xdWV1ZVJlYXNvbiIxCg5FeHRlbnNpb25FdmVudBIMCgR0eXBlGAEgASgJEhEKCWRhdGFfanNvbhgCIAEoCSJMChFTZXNzaW9uRXZlbnRFbnRyeRIrCgVldmVudBgBIAEoCzIcLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25FdmVudEoECAIQA1IEdmlldyqVAQoQVG9vbE91dHB1dFN0cmVhbRIiCh5UT09MX09VVFBVVF9TVFJFQU1fVU5TUEVDSUZJRUQQABIfChtUT09MX09VVFBVVF9TVFJFQU1fQ09NQklORUQQARIdChlUT09MX09VVFBVVF9TVFJFQU1fU1RET1VUEAISHQoZVE9PTF9PVVRQVVRfU1RSRUFNX1NUREVSUhADKrQBChBBcHByb3ZhbERlY2lzaW9uEiEKHUFQUFJPVkFMX0RFQ0lTSU9OX1VOU1BFQ0lGSUVEEAASGwoXQVBQUk9WQUxfREVDSVNJT05fQUxMT1cQARIaChZBUFBST1ZBTF9ERUNJU0lPTl9ERU5ZEAISIwofQVBQUk9WQUxfREVDSVNJT05fQUxMT1dfU0VTU0lPThADEh8KG0FQUFJPVkFMX0RFQ0lTSU9OX0NBTkNFTExFRBAEKokBCg1UdXJuRW5kUmVhc29uEh8KG1RVUk5fRU5EX1JFQVNPTl9VTlNQRUNJRklFRBAAEh0KGVRVUk5fRU5EX1JFQVNPTl9DT01QTEVURUQQARIdChlUVVJOX0VORF9SRUFTT05fQ0FOQ0VMTEVEEAISGQoVVFVSTl9FTkRfUkVBU09OX0VSUk9SEAMqdwoQQ29tcGFjdGlvblJlYXNvbhIhCh1DT01QQUNUSU9OX1JFQVNPTl9VTlNQRUNJRklFRBAAEh8KG0NPTVBBQ1RJT05fUkVBU09OX0FVVE9NQVRJQxABEh8KG0NPTVBBQ1RJT05fUkVBU09OX1JFUVVFU1RFRBACKrsBCg1VbnF1ZXVlUmVhc29uEh4KGlVOUVVFVUVfUkVBU09OX1VOU1BFQ0lGSUVEEAASGgoWVU5RVUVVRV9SRUFTT05fU1RBUlRFRBABEhoKFlVOUVVFVUVfUkVBU09OX1NURUVSRUQQAhIaChZVTlFVRVVFX1JFQVNPTl9SRU1PVkVEEAMSGgoWVU5RVUVVRV9SRUFTT05fQ0xFQVJFRBAEEhoKFlVOUVVFVUVfUkVBU09OX0RST1BQRUQQBWIGcHJvdG8z", [file_dsh_session_v1_content, file_google_protobuf_timestamp]);
 
 /**
  * One raw journal event. The journal stores each event as one JSON line whose
@@ -193,6 +193,22 @@ export type SessionEvent = Message<"dsh.session.v1.SessionEvent"> & {
      */
     value: ContextCompaction;
     case: "contextCompaction";
+  } | {
+    /**
+     * `input/queued`: input that waits for the running turn (the visible queue).
+     *
+     * @generated from field: dsh.session.v1.InputQueued input_queued = 30;
+     */
+    value: InputQueued;
+    case: "inputQueued";
+  } | {
+    /**
+     * `input/unqueued`: a waiting input left the queue (started, steered, removed, cleared).
+     *
+     * @generated from field: dsh.session.v1.InputUnqueued input_unqueued = 31;
+     */
+    value: InputUnqueued;
+    case: "inputUnqueued";
   } | {
     /**
      * Any other type: journals are extensible. Clients show it as collapsed JSON.
@@ -1118,6 +1134,73 @@ export const ContextCompactionSchema: GenMessage<ContextCompaction> = /*@__PURE_
   messageDesc(file_dsh_session_v1_events, 22);
 
 /**
+ * Input sent while a turn runs, waiting in the session's queue. Recorded when the host
+ * takes the input, so the queue is visible to every client and survives a host restart
+ * (the agent replays the inputs still waiting, in order). An `input/queued` whose
+ * queue_id is already waiting replaces that input's content in place (an edit).
+ *
+ * @generated from message dsh.session.v1.InputQueued
+ */
+export type InputQueued = Message<"dsh.session.v1.InputQueued"> & {
+  /**
+   * Id of the waiting input; `input/unqueued`, `EditQueue` and `Cancel` refer to it.
+   *
+   * @generated from field: string queue_id = 1;
+   */
+  queueId: string;
+
+  /**
+   * The input.
+   *
+   * @generated from field: repeated dsh.session.v1.ContentBlock content = 2;
+   */
+  content: ContentBlock[];
+
+  /**
+   * True for steering (injected into the running turn at its next step); false for a
+   * turn of its own after the running one (FIFO).
+   *
+   * @generated from field: bool steer = 3;
+   */
+  steer: boolean;
+};
+
+/**
+ * Describes the message dsh.session.v1.InputQueued.
+ * Use `create(InputQueuedSchema)` to create a new message.
+ */
+export const InputQueuedSchema: GenMessage<InputQueued> = /*@__PURE__*/
+  messageDesc(file_dsh_session_v1_events, 23);
+
+/**
+ * A waiting input left the queue.
+ *
+ * @generated from message dsh.session.v1.InputUnqueued
+ */
+export type InputUnqueued = Message<"dsh.session.v1.InputUnqueued"> & {
+  /**
+   * The input, from `input/queued`.
+   *
+   * @generated from field: string queue_id = 1;
+   */
+  queueId: string;
+
+  /**
+   * Why it left.
+   *
+   * @generated from field: dsh.session.v1.UnqueueReason reason = 2;
+   */
+  reason: UnqueueReason;
+};
+
+/**
+ * Describes the message dsh.session.v1.InputUnqueued.
+ * Use `create(InputUnqueuedSchema)` to create a new message.
+ */
+export const InputUnqueuedSchema: GenMessage<InputUnqueued> = /*@__PURE__*/
+  messageDesc(file_dsh_session_v1_events, 24);
+
+/**
  * An event of a type this schema does not know. Nothing is dropped: the journal
  * line's type and its other fields are carried as they were written.
  *
@@ -1144,7 +1227,7 @@ export type ExtensionEvent = Message<"dsh.session.v1.ExtensionEvent"> & {
  * Use `create(ExtensionEventSchema)` to create a new message.
  */
 export const ExtensionEventSchema: GenMessage<ExtensionEvent> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_events, 23);
+  messageDesc(file_dsh_session_v1_events, 25);
 
 /**
  * One journal entry on the wire. It holds the raw event and nothing else: clients
@@ -1166,7 +1249,7 @@ export type SessionEventEntry = Message<"dsh.session.v1.SessionEventEntry"> & {
  * Use `create(SessionEventEntrySchema)` to create a new message.
  */
 export const SessionEventEntrySchema: GenMessage<SessionEventEntry> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_events, 24);
+  messageDesc(file_dsh_session_v1_events, 26);
 
 /**
  * The stream a `tool/output` delta came from.
@@ -1332,4 +1415,60 @@ export enum CompactionReason {
  */
 export const CompactionReasonSchema: GenEnum<CompactionReason> = /*@__PURE__*/
   enumDesc(file_dsh_session_v1_events, 3);
+
+/**
+ * Why a waiting input left the queue.
+ *
+ * @generated from enum dsh.session.v1.UnqueueReason
+ */
+export enum UnqueueReason {
+  /**
+   * Not set.
+   *
+   * @generated from enum value: UNQUEUE_REASON_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * It started a turn: the `user/message` (source "queued") that follows carries it.
+   *
+   * @generated from enum value: UNQUEUE_REASON_STARTED = 1;
+   */
+  STARTED = 1,
+
+  /**
+   * It was injected into the running turn: the `steering/message` that follows carries it.
+   *
+   * @generated from enum value: UNQUEUE_REASON_STEERED = 2;
+   */
+  STEERED = 2,
+
+  /**
+   * A person removed it (`EditQueue` with no content).
+   *
+   * @generated from enum value: UNQUEUE_REASON_REMOVED = 3;
+   */
+  REMOVED = 3,
+
+  /**
+   * `Cancel` cleared it; the CancelResponse returned its content.
+   *
+   * @generated from enum value: UNQUEUE_REASON_CLEARED = 4;
+   */
+  CLEARED = 4,
+
+  /**
+   * The host could not run it (the journal refused the turn before it); the
+   * `agent/error` recorded with it says why.
+   *
+   * @generated from enum value: UNQUEUE_REASON_DROPPED = 5;
+   */
+  DROPPED = 5,
+}
+
+/**
+ * Describes the enum dsh.session.v1.UnqueueReason.
+ */
+export const UnqueueReasonSchema: GenEnum<UnqueueReason> = /*@__PURE__*/
+  enumDesc(file_dsh_session_v1_events, 4);
 

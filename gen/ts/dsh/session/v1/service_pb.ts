@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file dsh/session/v1/service.proto.
  */
 export const file_dsh_session_v1_service: GenFile = /*@__PURE__*/
-  fileDesc("Chxkc2gvc2Vzc2lvbi92MS9zZXJ2aWNlLnByb3RvEg5kc2guc2Vzc2lvbi52MSIVChNEZXNjcmliZUhvc3RSZXF1ZXN0IpMBChREZXNjcmliZUhvc3RSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgJEhYKDmZvcm1hdF92ZXJzaW9uGAIgASgNEhAKCGhvbWVfZGlyGAMgASgJEhQKDGNhcGFiaWxpdGllcxgEIAMoCRITCgtkZWZhdWx0X2N3ZBgFIAEoCRIVCg1kZWZhdWx0X21vZGVsGAYgASgJIhUKE0xpc3RTZXNzaW9uc1JlcXVlc3QiSAoUTGlzdFNlc3Npb25zUmVzcG9uc2USMAoIc2Vzc2lvbnMYASADKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeSKSAgoOU2Vzc2lvblN1bW1hcnkSCgoCaWQYASABKAkSCwoDY3dkGAIgASgJEhEKCXBhcmVudF9pZBgDIAEoCRIuCgpjcmVhdGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgdydW5uaW5nGAYgASgIEg0KBXRpdGxlGAcgASgJEg0KBW1vZGVsGAggASgJEhMKC2V2ZW50X2NvdW50GAkgASgNEhEKCXJlYWRfb25seRgKIAEoCBINCgVlcnJvchgLIAEoCRIOCgZvcmlnaW4YDCABKAkiFgoUV2F0Y2hTZXNzaW9uc1JlcXVlc3QizgIKFVdhdGNoU2Vzc2lvbnNSZXNwb25zZRI0CghzbmFwc2hvdBgBIAEoCzIgLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25zU25hcHNob3RIABIvCgVhZGRlZBgCIAEoCzIeLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25TdW1tYXJ5SAASMQoHcmVtb3ZlZBgDIAEoCzIeLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25SZW1vdmVkSAASLwoGc3RhdHVzGAQgASgLMh0uZHNoLnNlc3Npb24udjEuU2Vzc2lvblN0YXR1c0gAEjEKB3VwZGF0ZWQYBSABKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeUgAEi4KCWhlYXJ0YmVhdBgGIAEoCzIZLmRzaC5zZXNzaW9uLnYxLkhlYXJ0YmVhdEgAQgcKBWZyYW1lIkQKEFNlc3Npb25zU25hcHNob3QSMAoIc2Vzc2lvbnMYASADKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeSIcCg5TZXNzaW9uUmVtb3ZlZBIKCgJpZBgBIAEoCSIsCg1TZXNzaW9uU3RhdHVzEgoKAmlkGAEgASgJEg8KB3J1bm5pbmcYAiABKAgiNQoJSGVhcnRiZWF0EigKBHRpbWUYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInsKFENyZWF0ZVNlc3Npb25SZXF1ZXN0EgsKA2N3ZBgBIAEoCRIRCglwYXJlbnRfaWQYAiABKAkSDQoFbW9kZWwYAyABKAkSDgoGcHJlc2V0GAQgASgJEg0KBXRpdGxlGAUgASgJEhUKDWNvbnRpbnVlX2Zyb20YBiABKAkiSAoVQ3JlYXRlU2Vzc2lvblJlc3BvbnNlEi8KB3Nlc3Npb24YASABKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeSJfCgtQYWdlUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEhcKCmJlZm9yZV9zZXEYAiABKA1IAIgBARIUCgxtYXhfbWVzc2FnZXMYAyABKA1CDQoLX2JlZm9yZV9zZXEifwoMUGFnZVJlc3BvbnNlEjEKBmV2ZW50cxgBIAMoCzIhLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25FdmVudEVudHJ5EhAKCGhhc19tb3JlGAIgASgIEioKCGJhc2VsaW5lGAMgASgLMhguZHNoLnNlc3Npb24udjEuQmFzZWxpbmUikgIKCEJhc2VsaW5lEhIKCmJlZm9yZV9zZXEYASABKA0SMAoLdG9rZW5fdXNhZ2UYAiABKAsyGy5kc2guc2Vzc2lvbi52MS5Ub2tlblRvdGFscxIrCgl0b2RvX2xpc3QYAyABKAsyGC5kc2guc2Vzc2lvbi52MS5Ub2RvTGlzdBI5ChFsYXRlc3RfY29tcGFjdGlvbhgEIAEoCzIeLmRzaC5zZXNzaW9uLnYxLkNvbXBhY3Rpb25NYXJrEigKBGNvc3QYBSABKAsyGi5kc2guc2Vzc2lvbi52MS5Db3N0VG90YWxzEi4KC2xhdGVzdF90dXJuGAYgASgLMhkuZHNoLnNlc3Npb24udjEuVHVyblVzYWdlImEKDkNvbXBhY3Rpb25NYXJrEgsKA3NlcRgBIAEoDRIVCg1rZXB0X2Zyb21fc2VxGAIgASgNEhUKDXRva2Vuc19iZWZvcmUYAyABKA0SFAoMdG9rZW5zX2FmdGVyGAQgASgNIkcKCkNvc3RUb3RhbHMSCwoDdXNkGAEgASgBEhQKDHByaWNlZF9zdGVwcxgCIAEoDRIWCg51bnByaWNlZF9zdGVwcxgDIAEoDSJwCglUdXJuVXNhZ2USDAoEdHVybhgBIAEoDRIrCgZ0b2tlbnMYAiABKAsyGy5kc2guc2Vzc2lvbi52MS5Ub2tlblRvdGFscxIoCgRjb3N0GAMgASgLMhouZHNoLnNlc3Npb24udjEuQ29zdFRvdGFscyKdAQoLVG9rZW5Ub3RhbHMSFAoMaW5wdXRfdG9rZW5zGAEgASgEEhUKDW91dHB1dF90b2tlbnMYAiABKAQSGQoRY2FjaGVfcmVhZF90b2tlbnMYAyABKAQSGgoSY2FjaGVfd3JpdGVfdG9rZW5zGAQgASgEEhgKEHJlYXNvbmluZ190b2tlbnMYBSABKAQSEAoIbWVzc2FnZXMYBiABKA0iRwoIVG9kb0l0ZW0SDwoHY29udGVudBgBIAEoCRIqCgZzdGF0dXMYAiABKA4yGi5kc2guc2Vzc2lvbi52MS5Ub2RvU3RhdHVzIkAKCFRvZG9MaXN0EicKBWl0ZW1zGAEgAygLMhguZHNoLnNlc3Npb24udjEuVG9kb0l0ZW0SCwoDc2VxGAIgASgNIkkKDUZvbGxvd1JlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRIWCglhZnRlcl9zZXEYAiABKA1IAIgBAUIMCgpfYWZ0ZXJfc2VxIq8BCg5Gb2xsb3dSZXNwb25zZRIwCgdvcGVuaW5nGAEgASgLMh0uZHNoLnNlc3Npb24udjEuRm9sbG93T3BlbmluZ0gAEjIKBWV2ZW50GAIgASgLMiEuZHNoLnNlc3Npb24udjEuU2Vzc2lvbkV2ZW50RW50cnlIABIuCgloZWFydGJlYXQYAyABKAsyGS5kc2guc2Vzc2lvbi52MS5IZWFydGJlYXRIAEIHCgVmcmFtZSJGCg1Gb2xsb3dPcGVuaW5nEhEKCWZpcnN0X3NlcRgBIAEoDRIVCghsYXN0X3NlcRgCIAEoDUgAiAEBQgsKCV9sYXN0X3NlcSJ8Cg1Qcm9tcHRSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSLQoHY29udGVudBgCIAMoCzIcLmRzaC5zZXNzaW9uLnYxLkNvbnRlbnRCbG9jaxIoCgRtb2RlGAMgASgOMhouZHNoLnNlc3Npb24udjEuUHJvbXB0TW9kZSI5Cg5Qcm9tcHRSZXNwb25zZRIPCgdzdGFydGVkGAEgASgIEhYKDnF1ZXVlX3Bvc2l0aW9uGAIgASgNIiMKDUNhbmNlbFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCSI0Cg5DYW5jZWxSZXNwb25zZRIRCgljYW5jZWxsZWQYASABKAgSDwoHY2xlYXJlZBgCIAEoDSKcAQoOUmVzcG9uZFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRI0CghhcHByb3ZhbBgCIAEoCzIgLmRzaC5zZXNzaW9uLnYxLkFwcHJvdmFsUmVzcG9uc2VIABI0CghxdWVzdGlvbhgDIAEoCzIgLmRzaC5zZXNzaW9uLnYxLlF1ZXN0aW9uUmVzcG9uc2VIAEIKCghyZXNwb25zZSJbChBBcHByb3ZhbFJlc3BvbnNlEhMKC2FwcHJvdmFsX2lkGAEgASgJEjIKCGRlY2lzaW9uGAIgASgOMiAuZHNoLnNlc3Npb24udjEuQXBwcm92YWxEZWNpc2lvbiJjChBRdWVzdGlvblJlc3BvbnNlEhMKC3F1ZXN0aW9uX2lkGAEgASgJEicKB2Fuc3dlcnMYAiADKAsyFi5kc2guc2Vzc2lvbi52MS5BbnN3ZXISEQoJY2FuY2VsbGVkGAMgASgIIhEKD1Jlc3BvbmRSZXNwb25zZSI5Cg5Db21wYWN0UmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEhMKC2luc3RydWN0aW9uGAIgASgJIiIKD0NvbXBhY3RSZXNwb25zZRIPCgdzdGFydGVkGAEgASgIIkYKEkpvdXJuYWxFcnJvckRldGFpbBISCgpzZXNzaW9uX2lkGAEgASgJEgwKBGxpbmUYAiABKA0SDgoGcmVhc29uGAMgASgJKnoKClRvZG9TdGF0dXMSGwoXVE9ET19TVEFUVVNfVU5TUEVDSUZJRUQQABIXChNUT0RPX1NUQVRVU19QRU5ESU5HEAESGwoXVE9ET19TVEFUVVNfSU5fUFJPR1JFU1MQAhIZChVUT0RPX1NUQVRVU19DT01QTEVURUQQAypXCgpQcm9tcHRNb2RlEhsKF1BST01QVF9NT0RFX1VOU1BFQ0lGSUVEEAASFQoRUFJPTVBUX01PREVfUVVFVUUQARIVChFQUk9NUFRfTU9ERV9TVEVFUhACMrwGCg5TZXNzaW9uU2VydmljZRJZCgxEZXNjcmliZUhvc3QSIy5kc2guc2Vzc2lvbi52MS5EZXNjcmliZUhvc3RSZXF1ZXN0GiQuZHNoLnNlc3Npb24udjEuRGVzY3JpYmVIb3N0UmVzcG9uc2USWQoMTGlzdFNlc3Npb25zEiMuZHNoLnNlc3Npb24udjEuTGlzdFNlc3Npb25zUmVxdWVzdBokLmRzaC5zZXNzaW9uLnYxLkxpc3RTZXNzaW9uc1Jlc3BvbnNlEl4KDVdhdGNoU2Vzc2lvbnMSJC5kc2guc2Vzc2lvbi52MS5XYXRjaFNlc3Npb25zUmVxdWVzdBolLmRzaC5zZXNzaW9uLnYxLldhdGNoU2Vzc2lvbnNSZXNwb25zZTABElwKDUNyZWF0ZVNlc3Npb24SJC5kc2guc2Vzc2lvbi52MS5DcmVhdGVTZXNzaW9uUmVxdWVzdBolLmRzaC5zZXNzaW9uLnYxLkNyZWF0ZVNlc3Npb25SZXNwb25zZRJBCgRQYWdlEhsuZHNoLnNlc3Npb24udjEuUGFnZVJlcXVlc3QaHC5kc2guc2Vzc2lvbi52MS5QYWdlUmVzcG9uc2USSQoGRm9sbG93Eh0uZHNoLnNlc3Npb24udjEuRm9sbG93UmVxdWVzdBoeLmRzaC5zZXNzaW9uLnYxLkZvbGxvd1Jlc3BvbnNlMAESRwoGUHJvbXB0Eh0uZHNoLnNlc3Npb24udjEuUHJvbXB0UmVxdWVzdBoeLmRzaC5zZXNzaW9uLnYxLlByb21wdFJlc3BvbnNlEkcKBkNhbmNlbBIdLmRzaC5zZXNzaW9uLnYxLkNhbmNlbFJlcXVlc3QaHi5kc2guc2Vzc2lvbi52MS5DYW5jZWxSZXNwb25zZRJKCgdSZXNwb25kEh4uZHNoLnNlc3Npb24udjEuUmVzcG9uZFJlcXVlc3QaHy5kc2guc2Vzc2lvbi52MS5SZXNwb25kUmVzcG9uc2USSgoHQ29tcGFjdBIeLmRzaC5zZXNzaW9uLnYxLkNvbXBhY3RSZXF1ZXN0Gh8uZHNoLnNlc3Npb24udjEuQ29tcGFjdFJlc3BvbnNlYgZwcm90bzM", [file_dsh_session_v1_content, file_dsh_session_v1_events, file_google_protobuf_timestamp]);
+  fileDesc("Chxkc2gvc2Vzc2lvbi92MS9zZXJ2aWNlLnByb3RvEg5kc2guc2Vzc2lvbi52MSIVChNEZXNjcmliZUhvc3RSZXF1ZXN0IpMBChREZXNjcmliZUhvc3RSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgJEhYKDmZvcm1hdF92ZXJzaW9uGAIgASgNEhAKCGhvbWVfZGlyGAMgASgJEhQKDGNhcGFiaWxpdGllcxgEIAMoCRITCgtkZWZhdWx0X2N3ZBgFIAEoCRIVCg1kZWZhdWx0X21vZGVsGAYgASgJIhUKE0xpc3RTZXNzaW9uc1JlcXVlc3QiSAoUTGlzdFNlc3Npb25zUmVzcG9uc2USMAoIc2Vzc2lvbnMYASADKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeSKSAgoOU2Vzc2lvblN1bW1hcnkSCgoCaWQYASABKAkSCwoDY3dkGAIgASgJEhEKCXBhcmVudF9pZBgDIAEoCRIuCgpjcmVhdGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgdydW5uaW5nGAYgASgIEg0KBXRpdGxlGAcgASgJEg0KBW1vZGVsGAggASgJEhMKC2V2ZW50X2NvdW50GAkgASgNEhEKCXJlYWRfb25seRgKIAEoCBINCgVlcnJvchgLIAEoCRIOCgZvcmlnaW4YDCABKAkiFgoUV2F0Y2hTZXNzaW9uc1JlcXVlc3QizgIKFVdhdGNoU2Vzc2lvbnNSZXNwb25zZRI0CghzbmFwc2hvdBgBIAEoCzIgLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25zU25hcHNob3RIABIvCgVhZGRlZBgCIAEoCzIeLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25TdW1tYXJ5SAASMQoHcmVtb3ZlZBgDIAEoCzIeLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25SZW1vdmVkSAASLwoGc3RhdHVzGAQgASgLMh0uZHNoLnNlc3Npb24udjEuU2Vzc2lvblN0YXR1c0gAEjEKB3VwZGF0ZWQYBSABKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeUgAEi4KCWhlYXJ0YmVhdBgGIAEoCzIZLmRzaC5zZXNzaW9uLnYxLkhlYXJ0YmVhdEgAQgcKBWZyYW1lIkQKEFNlc3Npb25zU25hcHNob3QSMAoIc2Vzc2lvbnMYASADKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeSIcCg5TZXNzaW9uUmVtb3ZlZBIKCgJpZBgBIAEoCSIsCg1TZXNzaW9uU3RhdHVzEgoKAmlkGAEgASgJEg8KB3J1bm5pbmcYAiABKAgiNQoJSGVhcnRiZWF0EigKBHRpbWUYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInsKFENyZWF0ZVNlc3Npb25SZXF1ZXN0EgsKA2N3ZBgBIAEoCRIRCglwYXJlbnRfaWQYAiABKAkSDQoFbW9kZWwYAyABKAkSDgoGcHJlc2V0GAQgASgJEg0KBXRpdGxlGAUgASgJEhUKDWNvbnRpbnVlX2Zyb20YBiABKAkiSAoVQ3JlYXRlU2Vzc2lvblJlc3BvbnNlEi8KB3Nlc3Npb24YASABKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeSJfCgtQYWdlUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEhcKCmJlZm9yZV9zZXEYAiABKA1IAIgBARIUCgxtYXhfbWVzc2FnZXMYAyABKA1CDQoLX2JlZm9yZV9zZXEifwoMUGFnZVJlc3BvbnNlEjEKBmV2ZW50cxgBIAMoCzIhLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25FdmVudEVudHJ5EhAKCGhhc19tb3JlGAIgASgIEioKCGJhc2VsaW5lGAMgASgLMhguZHNoLnNlc3Npb24udjEuQmFzZWxpbmUivgIKCEJhc2VsaW5lEhIKCmJlZm9yZV9zZXEYASABKA0SMAoLdG9rZW5fdXNhZ2UYAiABKAsyGy5kc2guc2Vzc2lvbi52MS5Ub2tlblRvdGFscxIrCgl0b2RvX2xpc3QYAyABKAsyGC5kc2guc2Vzc2lvbi52MS5Ub2RvTGlzdBI5ChFsYXRlc3RfY29tcGFjdGlvbhgEIAEoCzIeLmRzaC5zZXNzaW9uLnYxLkNvbXBhY3Rpb25NYXJrEigKBGNvc3QYBSABKAsyGi5kc2guc2Vzc2lvbi52MS5Db3N0VG90YWxzEi4KC2xhdGVzdF90dXJuGAYgASgLMhkuZHNoLnNlc3Npb24udjEuVHVyblVzYWdlEioKBXF1ZXVlGAcgAygLMhsuZHNoLnNlc3Npb24udjEuUXVldWVkSW5wdXQiYQoOQ29tcGFjdGlvbk1hcmsSCwoDc2VxGAEgASgNEhUKDWtlcHRfZnJvbV9zZXEYAiABKA0SFQoNdG9rZW5zX2JlZm9yZRgDIAEoDRIUCgx0b2tlbnNfYWZ0ZXIYBCABKA0iRwoKQ29zdFRvdGFscxILCgN1c2QYASABKAESFAoMcHJpY2VkX3N0ZXBzGAIgASgNEhYKDnVucHJpY2VkX3N0ZXBzGAMgASgNInAKCVR1cm5Vc2FnZRIMCgR0dXJuGAEgASgNEisKBnRva2VucxgCIAEoCzIbLmRzaC5zZXNzaW9uLnYxLlRva2VuVG90YWxzEigKBGNvc3QYAyABKAsyGi5kc2guc2Vzc2lvbi52MS5Db3N0VG90YWxzImoKC1F1ZXVlZElucHV0EhAKCHF1ZXVlX2lkGAEgASgJEi0KB2NvbnRlbnQYAiADKAsyHC5kc2guc2Vzc2lvbi52MS5Db250ZW50QmxvY2sSDQoFc3RlZXIYAyABKAgSCwoDc2VxGAQgASgNIp0BCgtUb2tlblRvdGFscxIUCgxpbnB1dF90b2tlbnMYASABKAQSFQoNb3V0cHV0X3Rva2VucxgCIAEoBBIZChFjYWNoZV9yZWFkX3Rva2VucxgDIAEoBBIaChJjYWNoZV93cml0ZV90b2tlbnMYBCABKAQSGAoQcmVhc29uaW5nX3Rva2VucxgFIAEoBBIQCghtZXNzYWdlcxgGIAEoDSJHCghUb2RvSXRlbRIPCgdjb250ZW50GAEgASgJEioKBnN0YXR1cxgCIAEoDjIaLmRzaC5zZXNzaW9uLnYxLlRvZG9TdGF0dXMiQAoIVG9kb0xpc3QSJwoFaXRlbXMYASADKAsyGC5kc2guc2Vzc2lvbi52MS5Ub2RvSXRlbRILCgNzZXEYAiABKA0iSQoNRm9sbG93UmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEhYKCWFmdGVyX3NlcRgCIAEoDUgAiAEBQgwKCl9hZnRlcl9zZXEirwEKDkZvbGxvd1Jlc3BvbnNlEjAKB29wZW5pbmcYASABKAsyHS5kc2guc2Vzc2lvbi52MS5Gb2xsb3dPcGVuaW5nSAASMgoFZXZlbnQYAiABKAsyIS5kc2guc2Vzc2lvbi52MS5TZXNzaW9uRXZlbnRFbnRyeUgAEi4KCWhlYXJ0YmVhdBgDIAEoCzIZLmRzaC5zZXNzaW9uLnYxLkhlYXJ0YmVhdEgAQgcKBWZyYW1lIkYKDUZvbGxvd09wZW5pbmcSEQoJZmlyc3Rfc2VxGAEgASgNEhUKCGxhc3Rfc2VxGAIgASgNSACIAQFCCwoJX2xhc3Rfc2VxInwKDVByb21wdFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRItCgdjb250ZW50GAIgAygLMhwuZHNoLnNlc3Npb24udjEuQ29udGVudEJsb2NrEigKBG1vZGUYAyABKA4yGi5kc2guc2Vzc2lvbi52MS5Qcm9tcHRNb2RlIksKDlByb21wdFJlc3BvbnNlEg8KB3N0YXJ0ZWQYASABKAgSFgoOcXVldWVfcG9zaXRpb24YAiABKA0SEAoIcXVldWVfaWQYAyABKAkiIwoNQ2FuY2VsUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJImkKDkNhbmNlbFJlc3BvbnNlEhEKCWNhbmNlbGxlZBgBIAEoCBIPCgdjbGVhcmVkGAIgASgNEjMKDmNsZWFyZWRfaW5wdXRzGAMgAygLMhsuZHNoLnNlc3Npb24udjEuUXVldWVkSW5wdXQinAEKDlJlc3BvbmRSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSNAoIYXBwcm92YWwYAiABKAsyIC5kc2guc2Vzc2lvbi52MS5BcHByb3ZhbFJlc3BvbnNlSAASNAoIcXVlc3Rpb24YAyABKAsyIC5kc2guc2Vzc2lvbi52MS5RdWVzdGlvblJlc3BvbnNlSABCCgoIcmVzcG9uc2UiWwoQQXBwcm92YWxSZXNwb25zZRITCgthcHByb3ZhbF9pZBgBIAEoCRIyCghkZWNpc2lvbhgCIAEoDjIgLmRzaC5zZXNzaW9uLnYxLkFwcHJvdmFsRGVjaXNpb24iYwoQUXVlc3Rpb25SZXNwb25zZRITCgtxdWVzdGlvbl9pZBgBIAEoCRInCgdhbnN3ZXJzGAIgAygLMhYuZHNoLnNlc3Npb24udjEuQW5zd2VyEhEKCWNhbmNlbGxlZBgDIAEoCCIRCg9SZXNwb25kUmVzcG9uc2UiOQoOQ29tcGFjdFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRITCgtpbnN0cnVjdGlvbhgCIAEoCSIiCg9Db21wYWN0UmVzcG9uc2USDwoHc3RhcnRlZBgBIAEoCCJnChBFZGl0UXVldWVSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSEAoIcXVldWVfaWQYAiABKAkSLQoHY29udGVudBgDIAMoCzIcLmRzaC5zZXNzaW9uLnYxLkNvbnRlbnRCbG9jayJDChFFZGl0UXVldWVSZXNwb25zZRIuCghwcmV2aW91cxgBIAMoCzIcLmRzaC5zZXNzaW9uLnYxLkNvbnRlbnRCbG9jayJGChJKb3VybmFsRXJyb3JEZXRhaWwSEgoKc2Vzc2lvbl9pZBgBIAEoCRIMCgRsaW5lGAIgASgNEg4KBnJlYXNvbhgDIAEoCSp6CgpUb2RvU3RhdHVzEhsKF1RPRE9fU1RBVFVTX1VOU1BFQ0lGSUVEEAASFwoTVE9ET19TVEFUVVNfUEVORElORxABEhsKF1RPRE9fU1RBVFVTX0lOX1BST0dSRVNTEAISGQoVVE9ET19TVEFUVVNfQ09NUExFVEVEEAMqVwoKUHJvbXB0TW9kZRIbChdQUk9NUFRfTU9ERV9VTlNQRUNJRklFRBAAEhUKEVBST01QVF9NT0RFX1FVRVVFEAESFQoRUFJPTVBUX01PREVfU1RFRVIQAjKOBwoOU2Vzc2lvblNlcnZpY2USWQoMRGVzY3JpYmVIb3N0EiMuZHNoLnNlc3Npb24udjEuRGVzY3JpYmVIb3N0UmVxdWVzdBokLmRzaC5zZXNzaW9uLnYxLkRlc2NyaWJlSG9zdFJlc3BvbnNlElkKDExpc3RTZXNzaW9ucxIjLmRzaC5zZXNzaW9uLnYxLkxpc3RTZXNzaW9uc1JlcXVlc3QaJC5kc2guc2Vzc2lvbi52MS5MaXN0U2Vzc2lvbnNSZXNwb25zZRJeCg1XYXRjaFNlc3Npb25zEiQuZHNoLnNlc3Npb24udjEuV2F0Y2hTZXNzaW9uc1JlcXVlc3QaJS5kc2guc2Vzc2lvbi52MS5XYXRjaFNlc3Npb25zUmVzcG9uc2UwARJcCg1DcmVhdGVTZXNzaW9uEiQuZHNoLnNlc3Npb24udjEuQ3JlYXRlU2Vzc2lvblJlcXVlc3QaJS5kc2guc2Vzc2lvbi52MS5DcmVhdGVTZXNzaW9uUmVzcG9uc2USQQoEUGFnZRIbLmRzaC5zZXNzaW9uLnYxLlBhZ2VSZXF1ZXN0GhwuZHNoLnNlc3Npb24udjEuUGFnZVJlc3BvbnNlEkkKBkZvbGxvdxIdLmRzaC5zZXNzaW9uLnYxLkZvbGxvd1JlcXVlc3QaHi5kc2guc2Vzc2lvbi52MS5Gb2xsb3dSZXNwb25zZTABEkcKBlByb21wdBIdLmRzaC5zZXNzaW9uLnYxLlByb21wdFJlcXVlc3QaHi5kc2guc2Vzc2lvbi52MS5Qcm9tcHRSZXNwb25zZRJHCgZDYW5jZWwSHS5kc2guc2Vzc2lvbi52MS5DYW5jZWxSZXF1ZXN0Gh4uZHNoLnNlc3Npb24udjEuQ2FuY2VsUmVzcG9uc2USSgoHUmVzcG9uZBIeLmRzaC5zZXNzaW9uLnYxLlJlc3BvbmRSZXF1ZXN0Gh8uZHNoLnNlc3Npb24udjEuUmVzcG9uZFJlc3BvbnNlEkoKB0NvbXBhY3QSHi5kc2guc2Vzc2lvbi52MS5Db21wYWN0UmVxdWVzdBofLmRzaC5zZXNzaW9uLnYxLkNvbXBhY3RSZXNwb25zZRJQCglFZGl0UXVldWUSIC5kc2guc2Vzc2lvbi52MS5FZGl0UXVldWVSZXF1ZXN0GiEuZHNoLnNlc3Npb24udjEuRWRpdFF1ZXVlUmVzcG9uc2ViBnByb3RvMw", [file_dsh_session_v1_content, file_dsh_session_v1_events, file_google_protobuf_timestamp]);
 
 /**
  * Asks for facts about the host.
@@ -62,7 +62,7 @@ export type DescribeHostResponse = Message<"dsh.session.v1.DescribeHostResponse"
 
   /**
    * What the host can do: "page", "follow", "watch", "create", "prompt", "cancel",
-   * "respond", "compact". Read-only hosts (fixtures) leave out the write capabilities.
+   * "respond", "compact", "edit_queue". Read-only hosts (fixtures) leave out the write capabilities.
    *
    * @generated from field: repeated string capabilities = 4;
    */
@@ -604,6 +604,14 @@ export type Baseline = Message<"dsh.session.v1.Baseline"> & {
    * @generated from field: dsh.session.v1.TurnUsage latest_turn = 6;
    */
   latestTurn?: TurnUsage | undefined;
+
+  /**
+   * The inputs waiting in the queue at before_seq (`input/queued` not yet unqueued), in
+   * queue order.
+   *
+   * @generated from field: repeated dsh.session.v1.QueuedInput queue = 7;
+   */
+  queue: QueuedInput[];
 };
 
 /**
@@ -728,6 +736,48 @@ export const TurnUsageSchema: GenMessage<TurnUsage> = /*@__PURE__*/
   messageDesc(file_dsh_session_v1_service, 18);
 
 /**
+ * An input waiting in a session's queue.
+ *
+ * @generated from message dsh.session.v1.QueuedInput
+ */
+export type QueuedInput = Message<"dsh.session.v1.QueuedInput"> & {
+  /**
+   * Its id, from `input/queued`.
+   *
+   * @generated from field: string queue_id = 1;
+   */
+  queueId: string;
+
+  /**
+   * Its content (the latest edit's).
+   *
+   * @generated from field: repeated dsh.session.v1.ContentBlock content = 2;
+   */
+  content: ContentBlock[];
+
+  /**
+   * True for steering, false for a turn of its own.
+   *
+   * @generated from field: bool steer = 3;
+   */
+  steer: boolean;
+
+  /**
+   * Seq of the `input/queued` event that first queued it (edits keep the position).
+   *
+   * @generated from field: uint32 seq = 4;
+   */
+  seq: number;
+};
+
+/**
+ * Describes the message dsh.session.v1.QueuedInput.
+ * Use `create(QueuedInputSchema)` to create a new message.
+ */
+export const QueuedInputSchema: GenMessage<QueuedInput> = /*@__PURE__*/
+  messageDesc(file_dsh_session_v1_service, 19);
+
+/**
  * Token usage summed over many model steps. 64-bit: a long-lived session can pass
  * 2^32 tokens in total (canonical JSON writes these as strings).
  *
@@ -783,7 +833,7 @@ export type TokenTotals = Message<"dsh.session.v1.TokenTotals"> & {
  * Use `create(TokenTotalsSchema)` to create a new message.
  */
 export const TokenTotalsSchema: GenMessage<TokenTotals> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 19);
+  messageDesc(file_dsh_session_v1_service, 20);
 
 /**
  * One item of a todo list.
@@ -811,7 +861,7 @@ export type TodoItem = Message<"dsh.session.v1.TodoItem"> & {
  * Use `create(TodoItemSchema)` to create a new message.
  */
 export const TodoItemSchema: GenMessage<TodoItem> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 20);
+  messageDesc(file_dsh_session_v1_service, 21);
 
 /**
  * A todo list.
@@ -839,7 +889,7 @@ export type TodoList = Message<"dsh.session.v1.TodoList"> & {
  * Use `create(TodoListSchema)` to create a new message.
  */
 export const TodoListSchema: GenMessage<TodoList> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 21);
+  messageDesc(file_dsh_session_v1_service, 22);
 
 /**
  * Asks to follow a session live.
@@ -870,7 +920,7 @@ export type FollowRequest = Message<"dsh.session.v1.FollowRequest"> & {
  * Use `create(FollowRequestSchema)` to create a new message.
  */
 export const FollowRequestSchema: GenMessage<FollowRequest> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 22);
+  messageDesc(file_dsh_session_v1_service, 23);
 
 /**
  * One frame of a follow stream: the opening frame first, then events and
@@ -916,7 +966,7 @@ export type FollowResponse = Message<"dsh.session.v1.FollowResponse"> & {
  * Use `create(FollowResponseSchema)` to create a new message.
  */
 export const FollowResponseSchema: GenMessage<FollowResponse> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 23);
+  messageDesc(file_dsh_session_v1_service, 24);
 
 /**
  * The cursor a follow stream opens at.
@@ -944,7 +994,7 @@ export type FollowOpening = Message<"dsh.session.v1.FollowOpening"> & {
  * Use `create(FollowOpeningSchema)` to create a new message.
  */
 export const FollowOpeningSchema: GenMessage<FollowOpening> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 24);
+  messageDesc(file_dsh_session_v1_service, 25);
 
 /**
  * Sends input to a session's agent.
@@ -979,7 +1029,7 @@ export type PromptRequest = Message<"dsh.session.v1.PromptRequest"> & {
  * Use `create(PromptRequestSchema)` to create a new message.
  */
 export const PromptRequestSchema: GenMessage<PromptRequest> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 25);
+  messageDesc(file_dsh_session_v1_service, 26);
 
 /**
  * What happened to the input.
@@ -1000,6 +1050,14 @@ export type PromptResponse = Message<"dsh.session.v1.PromptResponse"> & {
    * @generated from field: uint32 queue_position = 2;
    */
   queuePosition: number;
+
+  /**
+   * Id of the waiting input (`input/queued`) when the input was queued or steered into a
+   * running turn; empty when it started a turn.
+   *
+   * @generated from field: string queue_id = 3;
+   */
+  queueId: string;
 };
 
 /**
@@ -1007,7 +1065,7 @@ export type PromptResponse = Message<"dsh.session.v1.PromptResponse"> & {
  * Use `create(PromptResponseSchema)` to create a new message.
  */
 export const PromptResponseSchema: GenMessage<PromptResponse> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 26);
+  messageDesc(file_dsh_session_v1_service, 27);
 
 /**
  * Asks to cancel a session's work.
@@ -1028,7 +1086,7 @@ export type CancelRequest = Message<"dsh.session.v1.CancelRequest"> & {
  * Use `create(CancelRequestSchema)` to create a new message.
  */
 export const CancelRequestSchema: GenMessage<CancelRequest> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 27);
+  messageDesc(file_dsh_session_v1_service, 28);
 
 /**
  * The result of a cancel.
@@ -1049,6 +1107,14 @@ export type CancelResponse = Message<"dsh.session.v1.CancelResponse"> & {
    * @generated from field: uint32 cleared = 2;
    */
   cleared: number;
+
+  /**
+   * The inputs cleared, in queue order, with their content, so a client can offer to
+   * restore them into the composer.
+   *
+   * @generated from field: repeated dsh.session.v1.QueuedInput cleared_inputs = 3;
+   */
+  clearedInputs: QueuedInput[];
 };
 
 /**
@@ -1056,7 +1122,7 @@ export type CancelResponse = Message<"dsh.session.v1.CancelResponse"> & {
  * Use `create(CancelResponseSchema)` to create a new message.
  */
 export const CancelResponseSchema: GenMessage<CancelResponse> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 28);
+  messageDesc(file_dsh_session_v1_service, 29);
 
 /**
  * Answers a pending approval or question.
@@ -1100,7 +1166,7 @@ export type RespondRequest = Message<"dsh.session.v1.RespondRequest"> & {
  * Use `create(RespondRequestSchema)` to create a new message.
  */
 export const RespondRequestSchema: GenMessage<RespondRequest> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 29);
+  messageDesc(file_dsh_session_v1_service, 30);
 
 /**
  * A decision on a pending approval.
@@ -1128,7 +1194,7 @@ export type ApprovalResponse = Message<"dsh.session.v1.ApprovalResponse"> & {
  * Use `create(ApprovalResponseSchema)` to create a new message.
  */
 export const ApprovalResponseSchema: GenMessage<ApprovalResponse> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 30);
+  messageDesc(file_dsh_session_v1_service, 31);
 
 /**
  * Answers to a pending question request.
@@ -1163,7 +1229,7 @@ export type QuestionResponse = Message<"dsh.session.v1.QuestionResponse"> & {
  * Use `create(QuestionResponseSchema)` to create a new message.
  */
 export const QuestionResponseSchema: GenMessage<QuestionResponse> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 31);
+  messageDesc(file_dsh_session_v1_service, 32);
 
 /**
  * The answer was accepted.
@@ -1178,7 +1244,7 @@ export type RespondResponse = Message<"dsh.session.v1.RespondResponse"> & {
  * Use `create(RespondResponseSchema)` to create a new message.
  */
 export const RespondResponseSchema: GenMessage<RespondResponse> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 32);
+  messageDesc(file_dsh_session_v1_service, 33);
 
 /**
  * Asks for a compaction of a session's model history.
@@ -1207,7 +1273,7 @@ export type CompactRequest = Message<"dsh.session.v1.CompactRequest"> & {
  * Use `create(CompactRequestSchema)` to create a new message.
  */
 export const CompactRequestSchema: GenMessage<CompactRequest> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 33);
+  messageDesc(file_dsh_session_v1_service, 34);
 
 /**
  * Where the compaction stands.
@@ -1229,7 +1295,65 @@ export type CompactResponse = Message<"dsh.session.v1.CompactResponse"> & {
  * Use `create(CompactResponseSchema)` to create a new message.
  */
 export const CompactResponseSchema: GenMessage<CompactResponse> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 34);
+  messageDesc(file_dsh_session_v1_service, 35);
+
+/**
+ * Edits or removes an input waiting in the queue.
+ *
+ * @generated from message dsh.session.v1.EditQueueRequest
+ */
+export type EditQueueRequest = Message<"dsh.session.v1.EditQueueRequest"> & {
+  /**
+   * The session.
+   *
+   * @generated from field: string session_id = 1;
+   */
+  sessionId: string;
+
+  /**
+   * The waiting input, from `input/queued` (or PromptResponse.queue_id).
+   *
+   * @generated from field: string queue_id = 2;
+   */
+  queueId: string;
+
+  /**
+   * Its new content; empty removes it from the queue (`input/unqueued` REMOVED). An
+   * edit keeps its place in the queue. An input that already left the queue (it started,
+   * or was cleared) is failed_precondition.
+   *
+   * @generated from field: repeated dsh.session.v1.ContentBlock content = 3;
+   */
+  content: ContentBlock[];
+};
+
+/**
+ * Describes the message dsh.session.v1.EditQueueRequest.
+ * Use `create(EditQueueRequestSchema)` to create a new message.
+ */
+export const EditQueueRequestSchema: GenMessage<EditQueueRequest> = /*@__PURE__*/
+  messageDesc(file_dsh_session_v1_service, 36);
+
+/**
+ * The result of an edit.
+ *
+ * @generated from message dsh.session.v1.EditQueueResponse
+ */
+export type EditQueueResponse = Message<"dsh.session.v1.EditQueueResponse"> & {
+  /**
+   * The content the input had before the edit (for a removal: what was taken out).
+   *
+   * @generated from field: repeated dsh.session.v1.ContentBlock previous = 1;
+   */
+  previous: ContentBlock[];
+};
+
+/**
+ * Describes the message dsh.session.v1.EditQueueResponse.
+ * Use `create(EditQueueResponseSchema)` to create a new message.
+ */
+export const EditQueueResponseSchema: GenMessage<EditQueueResponse> = /*@__PURE__*/
+  messageDesc(file_dsh_session_v1_service, 37);
 
 /**
  * Error detail attached to a failed_precondition error when a session's journal
@@ -1266,7 +1390,7 @@ export type JournalErrorDetail = Message<"dsh.session.v1.JournalErrorDetail"> & 
  * Use `create(JournalErrorDetailSchema)` to create a new message.
  */
 export const JournalErrorDetailSchema: GenMessage<JournalErrorDetail> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 35);
+  messageDesc(file_dsh_session_v1_service, 38);
 
 /**
  * The status of a todo item.
@@ -1455,6 +1579,16 @@ export const SessionService: GenService<{
     methodKind: "unary";
     input: typeof CompactRequestSchema;
     output: typeof CompactResponseSchema;
+  },
+  /**
+   * Edits or removes an input waiting in the session's queue.
+   *
+   * @generated from rpc dsh.session.v1.SessionService.EditQueue
+   */
+  editQueue: {
+    methodKind: "unary";
+    input: typeof EditQueueRequestSchema;
+    output: typeof EditQueueResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_dsh_session_v1_service, 0);
