@@ -1,5 +1,4 @@
-import { ToolOutputStream } from '@dsh/gen/events';
-import type { EventPayload } from '@dsh/journal';
+import { eventPayloads, type EventPayload } from '@dsh/journal';
 
 /**
  * How the host bounds one call's live output. A delta is recorded when `chunkBytes` of
@@ -95,16 +94,7 @@ export function createLiveOutput(
 
 /** The `tool/output` payload of one delta. */
 export function outputPayload(callId: string, text: string, truncated: boolean): EventPayload {
-  return {
-    case: 'toolOutput',
-    value: {
-      $typeName: 'dsh.session.v1.ToolOutput',
-      callId,
-      stream: ToolOutputStream.COMBINED,
-      text,
-      truncated,
-    },
-  };
+  return eventPayloads.toolOutput(callId, text, truncated);
 }
 
 /** The longest start of `text` of at most `bytes` UTF-8 bytes that ends on a character. */

@@ -83,13 +83,48 @@ function describePayload(payload: EventPayload): string {
       return `agentError ${payload.value.message}`;
     case 'extension':
       return `extension ${payload.value.type}`;
+    case 'toolOutput':
+      return `toolOutput ${payload.value.callId} ${JSON.stringify(payload.value.text)}${payload.value.truncated ? ' truncated' : ''}`;
     default:
       return String(payload.case);
   }
 }
 
+/** A `bash_progress` line of call `id` with Claude Code's output so far. */
+const progress = (id: string, fullOutput: string): Line => ({
+  type: 'progress',
+  parentToolUseID: id,
+  toolUseID: `bash-progress-${id}`,
+  data: { type: 'bash_progress', output: fullOutput, fullOutput, elapsedTimeSeconds: 1 },
+});
+
 describe('createTranscriptConverter()', () => {
   it.each([
+    [
+      'writes bash progress of a running call as tool/output deltas, a rolling tail included',
+      [
+        [prompt('hi'), reply('m1', [use('c1')])],
+        [
+          progress('c1', 'a\n'),
+          progress('c1', 'a\nb\n'),
+          progress('c1', 'b\nc\n'),
+          progress('c1', 'b\nc\n'),
+          result('c1'),
+          progress('c1', 'b\nc\nlate\n'),
+        ],
+      ],
+      false,
+      [
+        'userMessage hi',
+        'turnStart 1',
+        'assistant 1.0 toolCall',
+        'toolCall c1',
+        'toolOutput c1 "a\\n"',
+        'toolOutput c1 "b\\n"',
+        'toolOutput c1 "c\\n"',
+        'toolResult c1',
+      ],
+    ],
     [
       'merges the lines of one message id and ends a one-time import at EOF',
       [[prompt('hi'), reply('m1', [text('a')]), reply('m1', [text('b')])]],

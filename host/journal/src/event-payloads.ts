@@ -1,5 +1,5 @@
 import type { ContentBlock, Usage } from '@dsh/gen/content';
-import type { TurnEndReason, UnqueueReason } from '@dsh/gen/events';
+import { ToolOutputStream, type TurnEndReason, type UnqueueReason } from '@dsh/gen/events';
 import type { EventPayload } from './journal-types.js';
 
 /**
@@ -23,6 +23,17 @@ export const eventPayloads = {
   ): EventPayload => ({
     case: 'contextMessage',
     value: { $typeName: 'dsh.session.v1.ContextMessage', content, source, envelope, metaJson },
+  }),
+  /** A delta of a running call's output, the combined stream (`tool/output`). */
+  toolOutput: (callId: string, text: string, truncated: boolean): EventPayload => ({
+    case: 'toolOutput',
+    value: {
+      $typeName: 'dsh.session.v1.ToolOutput',
+      callId,
+      stream: ToolOutputStream.COMBINED,
+      text,
+      truncated,
+    },
   }),
   turnStart: (turn: number): EventPayload => ({
     case: 'turnStart',

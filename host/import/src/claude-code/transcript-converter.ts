@@ -16,6 +16,7 @@ import {
   type PendingMessage,
   type TokenCounts,
 } from './pending-message.js';
+import { progressStep, type ProgressSeen } from './shell-progress.js';
 import { translateToolResult, type OpenCall, type ResultContext } from './translate-tool-result.js';
 import type { TranscriptLine } from './transcript-line.js';
 import { addNote, emptyNotes, notesMeta, notesText, type TurnNotes } from './turn-notes.js';
@@ -48,6 +49,8 @@ export interface ConverterState {
   title: string;
   /** The first `summary` line's text: a title when the session has no prompt. */
   summary?: string;
+  /** Live output shown so far of shell calls still running, by call id. */
+  progress?: Record<string, ProgressSeen>;
 }
 
 /**
@@ -154,6 +157,27 @@ export function createTranscriptConverter(
     }
     for (const block of pending.blocks) {
       if (block.kind === 'other') emit(out, p.extension('block', block.data), time);
+    }
+  };
+
+  /**
+   * A running shell call's `bash_progress` becomes `tool/output`, as the agent writes it
+   * live. The message that calls it is written first when it is still being merged (a
+   * later line of the same message continues it); a settled call shows nothing more.
+   */
+  const shellProgress = (callId: string, full: string, out: TimedPayload[]): void => {
+    if (s.pending?.blocks.some((b) => b.kind === 'tool' && b.id === callId) === true) {
+      emitPending(out);
+    }
+    const progress = (s.progress ??= {});
+    for (const id of Object.keys(progress)) {
+      if (!Object.hasOwn(s.openCalls, id)) delete progress[id];
+    }
+    if (!Object.hasOwn(s.openCalls, callId)) return;
+    const step = progressStep(progress[callId], full);
+    progress[callId] = step.next;
+    if (step.text !== '' || step.truncated) {
+      emit(out, p.toolOutput(callId, step.text, step.truncated));
     }
   };
 
@@ -340,6 +364,7 @@ export function createTranscriptConverter(
       case 'agent':
         return remember(s.agents, meaning.agentId, meaning.callId);
       case 'shell-progress':
+        return shellProgress(meaning.callId, meaning.output, out);
       case 'none':
         return;
       case 'extension': {
