@@ -41,6 +41,7 @@ describe('the wire', () => {
     expect(SessionService.methods.map((m) => m.name).sort()).toEqual(
       [
         'Cancel',
+        'Compact',
         'CreateSession',
         'EditQueue',
         'DescribeHost',
