@@ -170,7 +170,7 @@ describe.skipIf(skip)('dsh ssh: the terminal client over OpenSSH', () => {
         (s) =>
           s.trimEnd().split('\n').length === 20 &&
           s.split('\n').every((row) => textWidth(row) <= 60) &&
-          s.includes('hello over ssh'),
+          s.includes('Over SSH'),
         'the client redrawn at 60x20',
       );
 
