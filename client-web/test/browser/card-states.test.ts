@@ -303,7 +303,11 @@ describe.skipIf(missing !== undefined)('card states in Chromium', { timeout: 60_
     expect(await page.textContent('body')).not.toContain('agent');
     await page.screenshot({ path: `${artifacts}host-silent.png` });
     await page.unroute(api);
-    await page.click('[data-testid="banner"] [data-action="retry"]');
+    // Retry now, unless the client's own backoff reconnected first and the banner went.
+    await page
+      .locator('[data-testid="banner"] [data-action="retry"]')
+      .click({ timeout: 5_000 })
+      .catch(() => undefined);
     await page.waitForSelector(`.session-row[data-session-id="${id}"]`);
     await page.waitForSelector('[data-testid="input"]:not(:disabled)');
     expect(await page.locator('[data-testid="list-note"]').count()).toBe(0);

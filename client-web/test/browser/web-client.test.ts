@@ -228,8 +228,9 @@ describe.skipIf(missing !== undefined)('web client in Chromium', { timeout: 60_0
     await page.waitForFunction(() => document.body.textContent?.includes('first message'));
     await input.fill('second message');
     await input.press('Enter');
-    await page.waitForFunction(
-      () => (document.querySelector('[data-testid="input"]') as HTMLTextAreaElement).value === '',
+    // History keeps what the host took: wait for the answer to the Prompt to be remembered.
+    await page.waitForFunction(() =>
+      (localStorage.getItem('dsh-input-history') ?? '').includes('second message'),
     );
     await page.reload();
     await page.waitForSelector('.conversation [data-seq]');

@@ -109,7 +109,9 @@ afterEach(async () => {
   h = shells = undefined;
 });
 
-const lines50 = 'for i in $(seq 1 50); do echo line $i; sleep 0.05; done';
+/** 50 lines in bursts of 5, 250 ms apart (~2.5 s): coalescing must merge each burst. */
+const lines50 =
+  'for i in $(seq 1 50); do echo line $i; if [ $((i % 5)) -eq 0 ]; then sleep 0.25; fi; done';
 
 /** The deltas of `callId` in seq order and the seq of its settlement. */
 function deltasOf(events: readonly SessionEvent[], callId: string): SessionEvent[] {
