@@ -48,7 +48,7 @@ export function createLiveOutput(
 
   const record = (text: string, truncated: boolean): void => {
     events++;
-    emit(outputPayload(callId, text, truncated));
+    emit(eventPayloads.toolOutput(callId, text, truncated));
   };
   const flush = (): void => {
     if (timer !== undefined) clearTimeout(timer);
@@ -90,11 +90,6 @@ export function createLiveOutput(
       done = true;
     },
   };
-}
-
-/** The `tool/output` payload of one delta. */
-export function outputPayload(callId: string, text: string, truncated: boolean): EventPayload {
-  return eventPayloads.toolOutput(callId, text, truncated);
 }
 
 /** The longest start of `text` of at most `bytes` UTF-8 bytes that ends on a character. */

@@ -1,7 +1,9 @@
 import { create } from '@bufbuild/protobuf';
 import { UsageSchema, type ContentBlock, type Usage } from '@dsh/gen/content';
 import { ExtensionEventSchema } from '@dsh/gen/events';
+import { errorCodes, interruptedMessage } from '@dsh/card-models/contract';
 import { eventPayloads, type EventPayload } from '@dsh/journal';
+import { textBlock } from './content-blocks.js';
 import { numberOf, type JsonRecord } from './json-fields.js';
 
 /** The `source` of messages an import writes: marks them as typed in Claude Code. */
@@ -25,6 +27,34 @@ export const importPayloads = {
     }),
   }),
 };
+
+/**
+ * The settlement an import writes for a call its transcript never settled (the session
+ * went on without a result): interrupted, as the agent settles a call a stop cut off.
+ */
+export function interruptedResult(
+  at: { turn: number; step: number },
+  callId: string,
+): EventPayload {
+  return {
+    case: 'toolResult',
+    value: {
+      $typeName: 'dsh.session.v1.ToolResult',
+      turn: at.turn,
+      step: at.step,
+      callId,
+      content: [textBlock(interruptedMessage)],
+      isError: true,
+      error: {
+        $typeName: 'dsh.session.v1.ToolError',
+        name: 'Interrupted',
+        code: errorCodes.interrupted,
+        message: interruptedMessage,
+      },
+      metaJson: '',
+    },
+  };
+}
 
 /** dsh usage from an Anthropic `usage` object; `undefined` when it holds no counts. */
 export function usageOf(usage: JsonRecord | undefined): Usage | undefined {

@@ -45,6 +45,7 @@ import {
   type TranscriptConverter,
 } from './transcript-converter.js';
 import { parseTranscriptLine, type TranscriptLine } from './transcript-line.js';
+import { eventTimes } from '../event-times.js';
 
 /** A transcript file to import. */
 export interface TranscriptFile {
@@ -363,20 +364,6 @@ function taskCallOf(main: ConverterState, prompt: string): string | undefined {
     }
   }
   return undefined;
-}
-
-/**
- * The journal time of each event: its transcript time; an event before the transcript
- * showed any time takes the next event's, or the file's mtime when none follows.
- */
-function eventTimes(events: readonly TimedPayload[], fallback: Date): Date[] {
-  const times: Date[] = [];
-  let next = fallback.getTime();
-  for (let i = events.length - 1; i >= 0; i -= 1) {
-    next = events[i]!.time ?? next;
-    times.push(new Date(next));
-  }
-  return times.reverse();
 }
 
 /** The creation time of an imported session: the first timestamp its events carry. */

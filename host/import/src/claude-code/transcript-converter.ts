@@ -1,9 +1,8 @@
-import { errorCodes, interruptedMessage } from '@dsh/card-models/contract';
 import type { ContentBlock } from '@dsh/gen/content';
 import { TurnEndReason } from '@dsh/gen/events';
 import type { EventPayload } from '@dsh/journal';
 import { contentBlocks, contentText, textBlock } from '../content-blocks.js';
-import { importPayloads as p } from '../import-payloads.js';
+import { importPayloads as p, interruptedResult } from '../import-payloads.js';
 import { isRecord, lineTime, stringOf, type JsonRecord } from '../json-fields.js';
 import { contextEnvelopes, lineMeaning } from './line-meaning.js';
 import {
@@ -202,7 +201,7 @@ export function createTranscriptConverter(
     emitPending(out);
     const when = time ?? s.time;
     const open = Object.entries(s.openCalls);
-    for (const [callId, call] of open) emit(out, interruptedResult(callId, call), now ?? when);
+    for (const [callId, call] of open) emit(out, interruptedResult(call, callId), now ?? when);
     s.openCalls = {};
     s.idle = 'none';
     if (!s.turnOpen) return;
@@ -414,25 +413,4 @@ function remember(map: Record<string, string>, key: string, value: string): void
   map[key] = value;
   const keys = Object.keys(map);
   if (keys.length > maxRemembered) delete map[keys[0]!];
-}
-
-function interruptedResult(callId: string, call: OpenCall): EventPayload {
-  return {
-    case: 'toolResult',
-    value: {
-      $typeName: 'dsh.session.v1.ToolResult',
-      turn: call.turn,
-      step: call.step,
-      callId,
-      content: [textBlock(interruptedMessage)],
-      isError: true,
-      error: {
-        $typeName: 'dsh.session.v1.ToolError',
-        name: 'Interrupted',
-        code: errorCodes.interrupted,
-        message: interruptedMessage,
-      },
-      metaJson: '',
-    },
-  };
 }

@@ -21,6 +21,7 @@ import {
   type RolloutState,
 } from './rollout-converter.js';
 import { parseRolloutLine } from './rollout-line.js';
+import { eventTimes } from '../event-times.js';
 
 /** The prefix of every session imported from Codex. */
 export const codexIdPrefix = 'codex-';
@@ -160,15 +161,4 @@ export async function importRollout(
 
 function refused(reason: string): TranscriptImport {
   return { sessions: [], events: 0, malformed: 0, refused: reason };
-}
-
-/** Each event's journal time: its line's, or the next event's, or the file's mtime. */
-function eventTimes(events: readonly TimedPayload[], fallback: Date): Date[] {
-  const times: Date[] = [];
-  let next = fallback.getTime();
-  for (let i = events.length - 1; i >= 0; i -= 1) {
-    next = events[i]!.time ?? next;
-    times.push(new Date(next));
-  }
-  return times.reverse();
 }

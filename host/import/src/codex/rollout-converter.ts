@@ -1,12 +1,12 @@
 import { create } from '@bufbuild/protobuf';
-import { errorCodes, interruptedMessage } from '@dsh/card-models/contract';
 import { ContentBlockSchema, UsageSchema, type ContentBlock, type Usage } from '@dsh/gen/content';
-import { ToolErrorSchema, TurnEndReason } from '@dsh/gen/events';
+import { TurnEndReason } from '@dsh/gen/events';
 import { eventPayloads as p, type EventPayload } from '@dsh/journal';
 import { textBlock } from '../content-blocks.js';
 import { isRecord, numberOf, stringOf, type JsonRecord } from '../json-fields.js';
 import { contentOf, previewChunks, type PendingBlock } from '../claude-code/pending-message.js';
 import type { FlushMode, TimedPayload } from '../claude-code/transcript-converter.js';
+import { interruptedResult } from '../import-payloads.js';
 import {
   localShellCall,
   translateCodexCall,
@@ -200,7 +200,7 @@ export function createRolloutConverter(
     emitHeld(out);
     const open = Object.entries(s.openCalls);
     for (const [callId, call] of open) {
-      emit(out, interrupted(callId, call));
+      emit(out, interruptedResult(call, callId));
     }
     s.openCalls = {};
     if (!s.turnOpen) return;
@@ -436,26 +436,6 @@ function extension(kind: string, data: JsonRecord): EventPayload {
       $typeName: 'dsh.session.v1.ExtensionEvent',
       type: `codex/${kind}`,
       dataJson: JSON.stringify(data),
-    },
-  };
-}
-
-function interrupted(callId: string, call: OpenCodexCall): EventPayload {
-  return {
-    case: 'toolResult',
-    value: {
-      $typeName: 'dsh.session.v1.ToolResult',
-      turn: call.turn,
-      step: call.step,
-      callId,
-      content: [textBlock(interruptedMessage)],
-      isError: true,
-      error: create(ToolErrorSchema, {
-        name: 'Interrupted',
-        code: errorCodes.interrupted,
-        message: interruptedMessage,
-      }),
-      metaJson: '',
     },
   };
 }
