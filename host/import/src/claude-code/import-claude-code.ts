@@ -5,6 +5,7 @@ import { acquireImportLock } from '../import-lock.js';
 import { importStatePath, loadImportState } from '../import-state.js';
 import { importTranscript } from './import-transcript.js';
 import { isInternalAgent } from './subagent-links.js';
+import { fileSizes } from '../file-sizes.js';
 
 /** Options of `importClaudeCode`. */
 export interface ImportClaudeCodeOptions {
@@ -60,15 +61,7 @@ export async function importClaudeCode(
   });
   const release = await acquireImportLock(store.dataDir);
   try {
-    const sizes = await Promise.all(
-      files.map((f) =>
-        stat(f.path).then(
-          (s) => s.size,
-          () => 0,
-        ),
-      ),
-    );
-    const total = sizes.reduce((a, b) => a + b, 0);
+    const { sizes, total } = await fileSizes(files.map((f) => f.path));
     let base = 0;
     const sessions: string[] = [];
     const failed: { path: string; error: string }[] = [];

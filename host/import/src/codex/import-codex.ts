@@ -5,6 +5,7 @@ import type { ImportClaudeCodeOptions, ImportSummary } from '../claude-code/impo
 import { acquireImportLock } from '../import-lock.js';
 import { codexStateDirName, importStatePath, loadImportState } from '../import-state.js';
 import { importRollout } from './import-rollout.js';
+import { fileSizes } from '../file-sizes.js';
 
 const maxDepth = 5;
 
@@ -53,15 +54,7 @@ export async function importCodex(
   const files = await findRollouts(root);
   const release = await acquireImportLock(store.dataDir);
   try {
-    const sizes = await Promise.all(
-      files.map((f) =>
-        stat(f.path).then(
-          (s) => s.size,
-          () => 0,
-        ),
-      ),
-    );
-    const total = sizes.reduce((a, b) => a + b, 0);
+    const { sizes, total } = await fileSizes(files.map((f) => f.path));
     let base = 0;
     const sessions: string[] = [];
     const failed: { path: string; error: string }[] = [];
