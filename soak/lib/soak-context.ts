@@ -16,6 +16,23 @@ export interface HostRequest {
   readonly nodeArgs?: readonly string[];
   /** Process cwd (the default cwd of new sessions); a fresh dir when absent. */
   readonly cwd?: string;
+  /** More `dsh serve` flags, after the ones every soak host gets. */
+  readonly serveArgs?: readonly string[];
+}
+
+/**
+ * Per-client caps for a probe that plays a crowd: every soak client connects from
+ * 127.0.0.1, so a thousand followers would otherwise share the budget of one person.
+ */
+export function crowdArgs(clients: number): string[] {
+  return [
+    '--max-streams-per-client',
+    String(clients * 2),
+    '--max-connections-per-client',
+    String(clients),
+    '--max-connections',
+    String(clients * 2),
+  ];
 }
 
 /** What every probe gets: the mode, scratch space, the fake model and a host factory. */
@@ -73,7 +90,7 @@ export function createSoakContext(options: {
         dataDir: request.dataDir ?? join(dir('host'), 'sessions'),
         home: dir('home'),
         cwd: request.cwd ?? dir('cwd'),
-        args: hostArgs(request.approvals),
+        args: [...hostArgs(request.approvals), ...(request.serveArgs ?? [])],
         ...(request.nodeArgs && { nodeArgs: request.nodeArgs }),
       });
       hosts.add(host);

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { protocols, sessionClient, type SessionClient } from '../lib/clients.js';
 import { samplePage } from '../lib/page-sampler.js';
 import type { Probe, RowResult } from '../lib/probe.js';
-import type { StartedHost } from '../lib/soak-context.js';
+import { crowdArgs, type StartedHost } from '../lib/soak-context.js';
 import { formatStats, seededRandom } from '../lib/stats.js';
 import { startWorkload, streamTurn } from '../lib/workload.js';
 import { heapCensus, type Census } from '../lib/heap-census.js';
@@ -78,7 +78,7 @@ export const stalledFollowers: Probe = {
   async run(ctx): Promise<RowResult[]> {
     const count = ctx.short ? 20 : 200;
     const cwd = ctx.dir('cwd');
-    const host = await ctx.host({ cwd, nodeArgs: censusArgs });
+    const host = await ctx.host({ cwd, nodeArgs: censusArgs, serveArgs: crowdArgs(count) });
     const clients = protocols.map((p) => sessionClient(host.url, p));
     const control = clients[0]!;
     const sessionId = (await control.createSession({ cwd })).session?.id ?? '';

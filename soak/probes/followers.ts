@@ -3,6 +3,7 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import { protocols, sessionClient, type SessionClient } from '../lib/clients.js';
 import type { Probe } from '../lib/probe.js';
 import { seededRandom } from '../lib/stats.js';
+import { crowdArgs } from '../lib/soak-context.js';
 import { startWorkload } from '../lib/workload.js';
 
 /** How long followers get to reach the end once the appends stop. */
@@ -30,7 +31,7 @@ export const manyFollowers: Probe = {
     const count = ctx.short ? 60 : 1_000;
     const workMs = ctx.short ? 5_000 : 40_000;
     const random = seededRandom(1_000);
-    const host = await ctx.host();
+    const host = await ctx.host({ serveArgs: crowdArgs(count) });
     const clients = protocols.map((p) => sessionClient(host.url, p));
     const control = clients[0]!;
     const created = await control.createSession({ cwd: ctx.dir('cwd') });
@@ -62,7 +63,7 @@ export const manyFollowers: Probe = {
         lost: sum((t) => t.missing),
         required: true,
         note:
-          `${sum((t) => t.streams)} streams over ${protocols.join(', ')} on a session that grew to ${last + 1} events; ` +
+          `${sum((t) => t.streams)} streams over ${protocols.join(', ')} (per-client caps raised for the crowd) on a session that grew to ${last + 1} events; ` +
           `${sum((t) => t.gaps)} gaps, ${sum((t) => t.duplicates)} duplicates, ${incomplete} followers short of the end` +
           (finished === 'deadline' ? ` (${graceMs / 1000} s after the appends stopped)` : '') +
           `, ${errors.length} unexpected errors${errors.length > 0 ? ` (${[...new Set(errors)].slice(0, 2).join('; ')})` : ''}`,

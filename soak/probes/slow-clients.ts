@@ -97,6 +97,13 @@ export const slowClients: Probe = {
   },
 };
 
+/**
+ * Slow clients connect from their own loopback address, as an attacker would from its own
+ * machine: the per-client caps then protect the well-formed client on 127.0.0.1 instead of
+ * sharing one budget with the attack.
+ */
+const attackerAddress = '127.0.0.2';
+
 interface SlowSocket {
   readonly open: boolean;
   close(): void;
@@ -106,7 +113,11 @@ function openSlow(url: string, kind: SlowKind, count: number): SlowSocket[] {
   const { hostname, port } = new URL(url);
   return Array.from({ length: count }, () => {
     let open = true;
-    const socket: Socket = connect({ host: hostname, port: Number(port) });
+    const socket: Socket = connect({
+      host: hostname,
+      port: Number(port),
+      localAddress: attackerAddress,
+    });
     socket.on('error', () => undefined);
     socket.on('data', () => undefined);
     socket.on('close', () => {
