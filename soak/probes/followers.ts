@@ -33,7 +33,9 @@ export const manyFollowers: Probe = {
     const random = seededRandom(1_000);
     const host = await ctx.host({ serveArgs: crowdArgs(count) });
     const clients = protocols.map((p) => sessionClient(host.url, p));
-    const control = clients[0]!;
+    // The appends get their own HTTP/2 connection: a kept-alive HTTP/1.1 socket shared with
+    // hundreds of followers can be reused just as the host closes it for idleness.
+    const control = sessionClient(host.url, 'connect-binary');
     const created = await control.createSession({ cwd: ctx.dir('cwd') });
     const sessionId = created.session?.id ?? '';
     const work = await startWorkload(control, sessionId, { ms: workMs, chunks: 100, delayMs: 20 });
