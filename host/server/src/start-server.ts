@@ -76,6 +76,9 @@ export interface RunningServer {
   stats(): ServerStats;
 }
 
+/** Pending TCP connections the kernel queues for the host (capped by net.core.somaxconn). */
+const acceptBacklog = 4_096;
+
 /**
  * Serves `SessionService` and static files on one port: Connect and gRPC-Web over
  * HTTP/1.1, gRPC (and Connect) over h2c. Binding a non-loopback address without a
@@ -166,7 +169,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   await new Promise<void>((resolve, reject) => {
     listener.once('error', reject);
-    listener.listen(options.port ?? 0, host, () => {
+    // A deeper accept queue than Node's 511 absorbs a crowd reconnecting at once (after a
+    // host restart or a network blip) while the event loop is busy; the kernel caps it.
+    listener.listen({ port: options.port ?? 0, host, backlog: acceptBacklog }, () => {
       listener.off('error', reject);
       resolve();
     });
