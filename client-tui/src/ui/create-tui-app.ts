@@ -7,7 +7,8 @@ import type { ColorDepth } from '../text/color-depth.js';
 import type { SessionClient } from '../data/session-client.js';
 import { disableBracketedPaste, enableBracketedPaste, filterPastes } from './bracketed-paste.js';
 import { createTuiScreen, listenToScreen } from './create-screen.js';
-import { drawTui, paneLayout } from './draw-tui.js';
+import { drawTui, paneLayout, type DrawContext } from './draw-tui.js';
+import { prepareDraw } from './prepare-draw.js';
 import { editWithSuspendedScreen, type SuspendableProgram } from './edit-in-editor.js';
 import { handleKey, type KeyContext } from './handle-key.js';
 import { applyEdit, pasteIntoComposer } from './key-actions.js';
@@ -89,16 +90,16 @@ export function createTuiApp(options: TuiAppOptions): TuiApp {
     const t = now();
     observer.observe(state);
     syncPrompt(state, t);
-    writer.draw(
-      drawTui(state, {
-        cols: screen.width as number,
-        rows: screen.height as number,
-        hostLabel: options.hostLabel,
-        now: t,
-        registry,
-        cards,
-      }),
-    );
+    const context: DrawContext = {
+      cols: screen.width as number,
+      rows: screen.height as number,
+      hostLabel: options.hostLabel,
+      now: t,
+      registry,
+      cards,
+    };
+    prepareDraw(state, context);
+    writer.draw(drawTui(state, context));
     expiry.arm();
   });
   let finish: () => void = () => {};
