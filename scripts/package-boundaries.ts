@@ -152,6 +152,7 @@ export const directionRules: DirectionRules = {
       '@dsh/cli',
       '@dsh/cli/test-kit',
       '@dsh/fixtures/journals',
+      '@dsh/fixtures/prng',
       '@dsh/providers/test-kit',
     ],
     harness: true,

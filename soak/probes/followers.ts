@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { protocols, sessionClient, type SessionClient } from '../lib/clients.js';
 import type { Probe } from '../lib/probe.js';
-import { seededRandom } from '../lib/stats.js';
+import { createPrng } from '@dsh/fixtures/prng';
 import { startWorkload } from '../lib/workload.js';
 
 /** How long followers get to reach the end once the appends stop. */
@@ -29,7 +29,7 @@ export const manyFollowers: Probe = {
   async run(ctx) {
     const count = ctx.short ? 60 : 1_000;
     const workMs = ctx.short ? 5_000 : 40_000;
-    const random = seededRandom(1_000);
+    const random = createPrng(1_000).next;
     const host = await ctx.host();
     const clients = protocols.map((p) => sessionClient(host.url, p));
     const control = clients[0]!;
