@@ -2,6 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 /** One vitest project per workspace package (plus the repository scripts), by folder. */
 const projects = [
+  'backoff',
   'card-models',
   'client-live',
   'fixtures',

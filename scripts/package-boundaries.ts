@@ -66,6 +66,7 @@ const realHost = ['@dsh/journal-file', '@dsh/server', '@dsh/agent', '@dsh/provid
 export const directionRules: DirectionRules = {
   dsh: { source: [] },
   '@dsh/gen': { source: [] },
+  '@dsh/backoff': { source: [] },
   '@dsh/card-models': { source: ['@dsh/gen'], test: ['@dsh/fixtures'] },
   '@dsh/fixtures': {
     source: ['@dsh/gen', '@dsh/card-models/contract'],
@@ -77,7 +78,7 @@ export const directionRules: DirectionRules = {
     source: ['@dsh/gen', '@dsh/card-models/contract'],
     test: ['@dsh/fixtures', '@dsh/card-models'],
   },
-  '@dsh/providers': { source: ['@dsh/gen'] },
+  '@dsh/providers': { source: ['@dsh/gen', '@dsh/backoff'] },
   '@dsh/agent': {
     source: [
       '@dsh/gen',
@@ -120,7 +121,7 @@ export const directionRules: DirectionRules = {
     test: ['@dsh/gen', '@dsh/fixtures', '@dsh/card-models'],
   },
   '@dsh/client-live': {
-    source: ['@dsh/gen', '@dsh/card-models'],
+    source: ['@dsh/gen', '@dsh/backoff', '@dsh/card-models'],
     test: ['@dsh/fixtures', '@dsh/journal', '@dsh/journal-file', '@dsh/server'],
   },
   '@dsh/client-web': {
@@ -151,6 +152,7 @@ export const directionRules: DirectionRules = {
       '@dsh/cli',
       '@dsh/cli/test-kit',
       '@dsh/fixtures/journals',
+      '@dsh/fixtures/prng',
       '@dsh/providers/test-kit',
     ],
     harness: true,

@@ -1,18 +1,15 @@
-/** How long a reconnect waits: `initialMs * factor^(attempt - 1)`, capped at `maxMs`. */
-export interface BackoffOptions {
-  readonly initialMs: number;
-  readonly maxMs: number;
-  readonly factor: number;
-}
+import type { BackoffOptions } from '@dsh/backoff';
 
-/** 250 ms, doubling, at most 5 s: quick after a blip, gentle on a host that is down. */
-export const defaultBackoff: BackoffOptions = { initialMs: 250, maxMs: 5_000, factor: 2 };
-
-/** The delay before reconnect attempt `attempt` (1-based). */
-export function backoffDelay(attempt: number, options: BackoffOptions): number {
-  const exponent = Math.max(0, attempt - 1);
-  return Math.min(options.maxMs, options.initialMs * options.factor ** exponent);
-}
+/**
+ * 250 ms, doubling, at most 5 s, up to a fifth off at random: quick after a blip, gentle
+ * on a host that is down, and clients cut off together do not come back together.
+ */
+export const defaultBackoff: BackoffOptions = {
+  initialMs: 250,
+  maxMs: 5_000,
+  factor: 2,
+  jitter: 0.2,
+};
 
 /** A wait that `wake()` or an abort ends early. */
 export interface Pause {

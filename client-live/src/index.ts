@@ -1,5 +1,6 @@
 /** Live sessions: the shared data path of both clients (Page, Follow, WatchSessions, reconnect). */
-export { backoffDelay, defaultBackoff, type BackoffOptions } from './backoff.js';
+export { backoffDelay, type BackoffOptions } from '@dsh/backoff';
+export { defaultBackoff } from './backoff.js';
 export { describeError, isRetryable, type ConnectionState } from './connection-state.js';
 export {
   createSessionList,

@@ -1,5 +1,6 @@
 import { Code, ConnectError } from '@connectrpc/connect';
-import { backoffDelay, createPause, type BackoffOptions } from './backoff.js';
+import { backoffDelay, type BackoffOptions } from '@dsh/backoff';
+import { createPause } from './backoff.js';
 import { describeError, isRetryable, type ConnectionState } from './connection-state.js';
 
 /** What one connection attempt gets from the loop. */

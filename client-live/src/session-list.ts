@@ -1,6 +1,7 @@
 import type { Client } from '@connectrpc/connect';
 import type { SessionService, SessionSummary } from '@dsh/gen/service';
-import { defaultBackoff, type BackoffOptions } from './backoff.js';
+import type { BackoffOptions } from '@dsh/backoff';
+import { defaultBackoff } from './backoff.js';
 import { createChangeNotifier } from './change-notifier.js';
 import type { ConnectionState } from './connection-state.js';
 import { startReconnectLoop } from './reconnect-loop.js';

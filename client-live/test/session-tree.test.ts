@@ -2,7 +2,7 @@ import { create } from '@bufbuild/protobuf';
 import { timestampFromMs } from '@bufbuild/protobuf/wkt';
 import { SessionSummarySchema } from '@dsh/gen/service';
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, sessionTree } from '../src/index.js';
+import { sessionTree } from '../src/index.js';
 
 const session = (id: string, updatedMs: number, parentId = '') =>
   create(SessionSummarySchema, { id, parentId, updatedAt: timestampFromMs(updatedMs) });
@@ -52,19 +52,5 @@ describe('sessionTree()', () => {
       (row) => `${'  '.repeat(row.depth)}${row.summary.id}${row.orphan ? ' (orphan)' : ''}`,
     );
     expect(shown).toEqual(rows);
-  });
-});
-
-describe('backoffDelay()', () => {
-  const options = { initialMs: 250, maxMs: 5_000, factor: 2 };
-  it.each([
-    [1, 250],
-    [2, 500],
-    [3, 1_000],
-    [5, 4_000],
-    [6, 5_000],
-    [60, 5_000],
-  ])('attempt %i waits %i ms', (attempt, ms) => {
-    expect(backoffDelay(attempt, options)).toBe(ms);
   });
 });

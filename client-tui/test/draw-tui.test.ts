@@ -3,17 +3,22 @@ import { describe, expect, it } from 'vitest';
 import { createTuiRegistry } from '../src/index.js';
 import { composerMaxRows, drawTui } from '../src/ui/draw-tui.js';
 import { frameRowText } from '../src/ui/frame.js';
+import { prepareDraw } from '../src/ui/prepare-draw.js';
 import { approval, setup } from './key-state.js';
 
-const draw = (state: ReturnType<typeof setup>['state'], cols = 80, rows = 24) =>
-  drawTui(state, {
-    cols,
-    rows,
-    hostLabel: 'host',
-    now: 0,
-    registry: createTuiRegistry(),
-    cards: createCardCache(),
-  });
+const drawContext = (cols: number, rows: number) => ({
+  cols,
+  rows,
+  hostLabel: 'host',
+  now: 0,
+  registry: createTuiRegistry(),
+  cards: createCardCache(),
+});
+const draw = (state: ReturnType<typeof setup>['state'], cols = 80, rows = 24) => {
+  const context = drawContext(cols, rows);
+  prepareDraw(state, context);
+  return drawTui(state, context);
+};
 const rowsOf = (frame: ReturnType<typeof draw>) =>
   Array.from({ length: frame.rows }, (_, y) => frameRowText(frame, y).trimEnd());
 
@@ -48,6 +53,15 @@ describe('drawTui()', () => {
     expect(rows[1]).not.toContain('│');
     expect(t.state.listShown).toBe(false);
     expect(t.state.focus).toBe('conversation');
+  });
+
+  it('only reads the state: prepareDraw, not drawTui, moves focus off a hidden list', () => {
+    const t = setup({ focus: 'sessions' });
+    const before = rowsOf(drawTui(t.state, drawContext(50, 20)));
+    expect([t.state.listShown, t.state.focus]).toEqual([true, 'sessions']);
+    expect(rowsOf(drawTui(t.state, drawContext(50, 20)))).toEqual(before);
+    prepareDraw(t.state, drawContext(50, 20));
+    expect([t.state.listShown, t.state.focus]).toEqual([false, 'conversation']);
   });
 
   it('the header says running only while the streams are live', () => {

@@ -20,15 +20,3 @@ export function formatStats(stats: LatencyStats): string {
   const ms = (v: number): string => `${v < 10 ? v.toFixed(1) : Math.round(v)} ms`;
   return `p50 ${ms(stats.p50)}, p99 ${ms(stats.p99)}, max ${ms(stats.max)}`;
 }
-
-/** A deterministic pseudo-random generator (mulberry32), so a run can be repeated by seed. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -3,7 +3,8 @@ import { protocols, sessionClient, type SessionClient } from '../lib/clients.js'
 import { samplePage } from '../lib/page-sampler.js';
 import type { Probe, RowResult } from '../lib/probe.js';
 import { crowdArgs, type StartedHost } from '../lib/soak-context.js';
-import { formatStats, seededRandom } from '../lib/stats.js';
+import { createPrng } from '@dsh/fixtures/prng';
+import { formatStats } from '../lib/stats.js';
 import { startWorkload, streamTurn } from '../lib/workload.js';
 import { heapCensus, type Census } from '../lib/heap-census.js';
 
@@ -42,10 +43,10 @@ export const followAbortCycles: Probe = {
     const sessionId = (await control.createSession({ cwd })).session?.id ?? '';
     const length = (await streamTurn(control, sessionId, 200, 40)) + 1;
     // Warm up with the same mix, so first-use memory is in the figures at rest.
-    await runCycles(clients, sessionId, length, 200, seededRandom(2));
+    await runCycles(clients, sessionId, length, 200, createPrng(2).next);
     await streamTurn(control, sessionId, 300, 400);
     const before = await usage(host, cwd);
-    const counts = await runCycles(clients, sessionId, length, cycles, seededRandom(3));
+    const counts = await runCycles(clients, sessionId, length, cycles, createPrng(3).next);
     await streamTurn(control, sessionId, 300, 400);
     const after = await usage(host, cwd);
     await host.stop();

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { protocols, sessionClient, type SessionClient } from '../lib/clients.js';
 import type { Probe } from '../lib/probe.js';
-import { seededRandom } from '../lib/stats.js';
+import { createPrng } from '@dsh/fixtures/prng';
 import { crowdArgs } from '../lib/soak-context.js';
 import { startWorkload } from '../lib/workload.js';
 
@@ -30,7 +30,7 @@ export const manyFollowers: Probe = {
   async run(ctx) {
     const count = ctx.short ? 60 : 1_000;
     const workMs = ctx.short ? 5_000 : 40_000;
-    const random = seededRandom(1_000);
+    const random = createPrng(1_000).next;
     const host = await ctx.host({ serveArgs: crowdArgs(count) });
     // The appends get their own HTTP/2 connection: a kept-alive HTTP/1.1 socket shared with
     // hundreds of followers can be reused just as the host closes it for idleness.

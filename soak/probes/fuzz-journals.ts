@@ -6,7 +6,7 @@ import { answerOf, describeAnswer, isClear } from '../lib/answer.js';
 import { sessionClient, type SessionClient } from '../lib/clients.js';
 import type { Probe } from '../lib/probe.js';
 import { readSession } from '../lib/read-session.js';
-import { seededRandom } from '../lib/stats.js';
+import { createPrng } from '@dsh/fixtures/prng';
 import { corruptions, goodJournal, type Corruption } from './journal-corruptions.js';
 
 const fixtureDir = journalsDir;
@@ -29,7 +29,7 @@ export const fuzzJournals: Probe = {
   short: true,
   async run(ctx) {
     const damaged = ctx.short ? corruptions.length : corruptions.length * 6;
-    const random = seededRandom(13);
+    const random = createPrng(13).next;
     const dataDir = join(ctx.dir('journals'), 'sessions');
     mkdirSync(dataDir);
     const sources = readdirSync(fixtureDir)

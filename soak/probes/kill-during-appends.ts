@@ -11,7 +11,7 @@ import { readJournalFile, seqProblems } from '../lib/journal-file.js';
 import type { Probe } from '../lib/probe.js';
 import { readSession } from '../lib/read-session.js';
 import type { StartedHost } from '../lib/soak-context.js';
-import { seededRandom } from '../lib/stats.js';
+import { createPrng } from '@dsh/fixtures/prng';
 
 const sessionsPerRun = 3;
 
@@ -38,7 +38,7 @@ export const killDuringAppends: Probe = {
   short: true,
   async run(ctx) {
     const runs = ctx.short ? 4 : 30;
-    const random = seededRandom(9);
+    const random = createPrng(9).next;
     const dataDir = join(ctx.dir('kill-9'), 'sessions');
     const cwd = ctx.dir('cwd');
     const acked = new Map<string, Acked>();

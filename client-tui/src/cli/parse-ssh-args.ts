@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseArgv } from './parse-argv.js';
 import { parseTuiArgs, defaultHostUrl, type TuiConfig } from './parse-tui-args.js';
 
 /** The settings of `dsh ssh`, after flags and environment. */
@@ -67,30 +67,26 @@ export function parseSshArgs(
   env: Readonly<Record<string, string | undefined>>,
   cwd: string,
 ): SshRequest {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        listen: { type: 'string' },
-        port: { type: 'string' },
-        'authorized-keys': { type: 'string' },
-        'host-key': { type: 'string' },
-        'data-dir': { type: 'string' },
-        host: { type: 'string' },
-        token: { type: 'string' },
-        'token-file': { type: 'string' },
-        bell: { type: 'boolean' },
-        mouse: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    return { kind: 'error', message: (error as Error).message };
-  }
-  const { values } = parsed;
+  const parsed = parseArgv({
+    args: [...argv],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      listen: { type: 'string' },
+      port: { type: 'string' },
+      'authorized-keys': { type: 'string' },
+      'host-key': { type: 'string' },
+      'data-dir': { type: 'string' },
+      host: { type: 'string' },
+      token: { type: 'string' },
+      'token-file': { type: 'string' },
+      bell: { type: 'boolean' },
+      mouse: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (!parsed.ok) return { kind: 'error', message: parsed.message };
+  const { values } = parsed.value;
   if (values.help === true) return { kind: 'help' };
   const fromEnv = (name: string) => (env[name] === '' ? undefined : env[name]);
   const tuiArgv = [

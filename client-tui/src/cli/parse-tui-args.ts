@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { parseArgv } from './parse-argv.js';
 
 /** The settings of `dsh tui`, after flags and environment. */
 export interface TuiConfig {
@@ -48,26 +48,22 @@ export function parseTuiArgs(
   argv: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
 ): TuiRequest {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        host: { type: 'string' },
-        token: { type: 'string' },
-        'token-file': { type: 'string' },
-        session: { type: 'string' },
-        mouse: { type: 'boolean' },
-        bell: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    return { kind: 'error', message: (error as Error).message };
-  }
-  const { values } = parsed;
+  const parsed = parseArgv({
+    args: [...argv],
+    strict: true,
+    allowPositionals: false,
+    options: {
+      host: { type: 'string' },
+      token: { type: 'string' },
+      'token-file': { type: 'string' },
+      session: { type: 'string' },
+      mouse: { type: 'boolean' },
+      bell: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (!parsed.ok) return { kind: 'error', message: parsed.message };
+  const { values } = parsed.value;
   if (values.help === true) return { kind: 'help' };
   const fromEnv = (name: string) => (env[name] === '' ? undefined : env[name]);
   const raw = values.host ?? fromEnv('DSH_URL') ?? defaultHostUrl;

@@ -1,5 +1,5 @@
 import { createCardCache } from '@dsh/card-models';
-import { createSessionList, type BackoffOptions } from '@dsh/client-live';
+import { createSessionList, type BackoffOptions, type SessionList } from '@dsh/client-live';
 import type { Readable, Writable } from 'node:stream';
 import type { Widgets } from 'reblessed';
 import { createTuiRegistry } from '../cards/tui-registry.js';
@@ -7,14 +7,16 @@ import type { ColorDepth } from '../text/color-depth.js';
 import type { SessionClient } from '../data/session-client.js';
 import { disableBracketedPaste, enableBracketedPaste, filterPastes } from './bracketed-paste.js';
 import { createTuiScreen, listenToScreen } from './create-screen.js';
-import { drawTui, paneLayout } from './draw-tui.js';
-import { editWithSuspendedScreen, type SuspendableProgram } from './edit-in-editor.js';
+import { drawTui, paneLayout, type DrawContext } from './draw-tui.js';
+import { prepareDraw } from './prepare-draw.js';
+import { createDraftEditor } from './draft-editor.js';
+import type { SuspendableProgram } from './edit-in-editor.js';
 import { handleKey, type KeyContext } from './handle-key.js';
-import { applyEdit, pasteIntoComposer } from './key-actions.js';
 import { syncPrompt } from './prompt-keys.js';
 import { createRenderScheduler } from './render-scheduler.js';
 import { createSessionActions } from './session-actions.js';
 import { createTerminalWriter } from './terminal-writer.js';
+import type { Frame } from './frame.js';
 import { createTuiState, type TuiState } from './tui-state.js';
 import { createExpiryTimer } from './expiry-timer.js';
 import { forgetFailureOnReconnect } from './status-line.js';
@@ -69,49 +71,35 @@ export interface TuiApp {
  */
 export function createTuiApp(options: TuiAppOptions): TuiApp {
   const now = options.now ?? Date.now;
-  const pastes = filterPastes(options.input, (text, cut) => onPaste(text, cut));
+  const pastes = filterPastes(options.input, (text, cut) => draft.paste(text, cut));
   const screen = createTuiScreen({ ...options, input: pastes.input });
   const program = (screen as unknown as { program: SuspendableProgram }).program;
   const writer = createTerminalWriter((text) => program._write(text), options.colorDepth);
   program._write(enableBracketedPaste);
   const registry = createTuiRegistry();
   const cards = createCardCache();
-  const actions = createSessionActions(options.client);
   const state = createTuiState();
   const observer = createSessionObserver({
     write: (data) => program._write(data),
     bell: options.bell ?? false,
     now,
   });
-
   const expiry = createExpiryTimer(state, now, () => scheduler.schedule());
   const scheduler = createRenderScheduler(() => {
     const t = now();
     observer.observe(state);
     syncPrompt(state, t);
-    writer.draw(
-      drawTui(state, {
-        cols: screen.width as number,
-        rows: screen.height as number,
-        hostLabel: options.hostLabel,
-        now: t,
-        registry,
-        cards,
-      }),
-    );
+    writer.draw(frameOf(state, screen, { hostLabel: options.hostLabel, now: t, registry, cards }));
     expiry.arm();
   });
   let finish: () => void = () => {};
   const done = new Promise<void>((resolve) => (finish = resolve));
   let closed = false;
-  let editing = false;
   let wasLive = false;
-
   const onChange = () => {
     wasLive = forgetFailureOnReconnect(state, wasLive);
     scheduler.schedule();
   };
-
   const open = (sessionId: string) => {
     openSession(state, sessionId, {
       client: options.client,
@@ -123,67 +111,32 @@ export function createTuiApp(options: TuiAppOptions): TuiApp {
     });
     scheduler.schedule();
   };
-
-  const list = createSessionList({
-    client: options.client,
-    ...(options.backoff ? { backoff: options.backoff } : {}),
-    onChange: (next) => {
-      state.list = next;
-      state.listCursor = Math.min(state.listCursor, Math.max(0, next.rows.length - 1));
-      if (!state.open && next.loaded) {
-        const first = options.sessionId ?? next.rows[0]?.summary.id;
-        if (first !== undefined) open(first);
-      }
-      onChange();
-    },
+  const list = followSessions(state, options, {
+    open,
+    onChange,
+    redraw: () => scheduler.schedule(),
   });
-  options.client.describeHost({}).then(
-    (host) => {
-      state.homeDir = host.homeDir;
-      scheduler.schedule();
-    },
-    () => {},
-  );
-
   const context: KeyContext = {
-    actions,
+    actions: createSessionActions(options.client),
     open,
     list,
     now,
     flush: () => scheduler.schedule(),
-    editDraft: () => void editDraft(),
+    editDraft: () => void draft.edit(),
     cards,
     clipboard: (text) => program._write(clipboardSequence(text)),
   };
-
-  async function editDraft(): Promise<void> {
-    if (editing || closed) return;
-    if (options.editor === false) {
-      const error =
-        'no $EDITOR over dsh ssh: write long prompts here (Alt+Enter or Ctrl+J for a new line)';
-      applyEdit(state, context, { error });
-      scheduler.schedule();
-      return;
-    }
-    editing = true;
-    const result = await editWithSuspendedScreen(
-      program,
-      options.input,
-      state.composer.text,
-      options.env ?? process.env,
-    );
-    editing = false;
-    writer.invalidate();
-    applyEdit(state, context, result);
-    scheduler.schedule();
-  }
-
-  function onPaste(text: string, cut: boolean): void {
-    if (closed || editing) return;
-    pasteIntoComposer(state, context, text, cut);
-    scheduler.schedule();
-  }
-
+  const draft = createDraftEditor({
+    program,
+    input: options.input,
+    env: options.env ?? process.env,
+    editor: options.editor ?? true,
+    state,
+    context: () => context,
+    invalidate: () => writer.invalidate(),
+    schedule: () => scheduler.schedule(),
+    closed: () => closed,
+  });
   const onExit = () => options.output.write(disableBracketedPaste);
   process.once('exit', onExit);
 
@@ -206,7 +159,7 @@ export function createTuiApp(options: TuiAppOptions): TuiApp {
     screen,
     {
       key: (ch, key) => {
-        if (closed || editing) return;
+        if (closed || draft.editing) return;
         if (handleKey(state, ch, key, context) === 'quit') close();
         else scheduler.schedule();
       },
@@ -233,4 +186,48 @@ export function createTuiApp(options: TuiAppOptions): TuiApp {
     open,
     close,
   };
+}
+
+/**
+ * Follows the host's session list into `state` (keeping the list cursor on a row) and
+ * opens the first session once it loads: `options.sessionId`, else the newest. The home
+ * folder for path facts arrives with the host's description.
+ */
+function followSessions(
+  state: TuiState,
+  options: TuiAppOptions,
+  on: { open(sessionId: string): void; onChange(): void; redraw(): void },
+): SessionList {
+  const list = createSessionList({
+    client: options.client,
+    ...(options.backoff ? { backoff: options.backoff } : {}),
+    onChange: (next) => {
+      state.list = next;
+      state.listCursor = Math.min(state.listCursor, Math.max(0, next.rows.length - 1));
+      if (!state.open && next.loaded) {
+        const first = options.sessionId ?? next.rows[0]?.summary.id;
+        if (first !== undefined) on.open(first);
+      }
+      on.onChange();
+    },
+  });
+  options.client.describeHost({}).then(
+    (host) => {
+      state.homeDir = host.homeDir;
+      on.redraw();
+    },
+    () => {},
+  );
+  return list;
+}
+
+/** One frame of `state` at the screen's size: `prepareDraw` updates, then `drawTui` reads. */
+function frameOf(
+  state: TuiState,
+  screen: Widgets.Screen,
+  parts: Omit<DrawContext, 'cols' | 'rows'>,
+): Frame {
+  const context = { ...parts, cols: screen.width as number, rows: screen.height as number };
+  prepareDraw(state, context);
+  return drawTui(state, context);
 }

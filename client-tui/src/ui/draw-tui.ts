@@ -1,17 +1,15 @@
 import { theme } from '../cards/theme.js';
 import { oneLine } from '../cards/text-lines.js';
-import { createConversationRenderer } from '../conversation/render-conversation.js';
 import { seg, type StyledLine } from '../text/styled-line.js';
 import { truncateLine } from '../text/text-width.js';
 import { drawOverlay } from './draw-overlay.js';
 import { createFrame, putLine, putLines, type Frame } from './frame.js';
-import { running } from './key-actions.js';
 import { helpLine } from './key-help.js';
 import { sessionListLines } from './session-list-lines.js';
 import { queueLines } from './prompt-queue.js';
 import { waitingSessions } from './status-facts.js';
 import { isLive, promptLines, statusLine } from './status-line.js';
-import type { OpenSession, TuiState } from './tui-state.js';
+import type { TuiState } from './tui-state.js';
 import type { CardCache } from '@dsh/card-models';
 import type { TuiRendererRegistry } from '../cards/card-renderer.js';
 
@@ -44,45 +42,10 @@ export interface DrawContext {
   readonly cards: CardCache;
 }
 
-/** Re-renders the open session's items when its window, width, facts or streaming changed. */
-function renderOpen(open: OpenSession, state: TuiState, width: number, context: DrawContext) {
-  const summary = state.list?.sessions.get(open.id);
-  // Path facts come from the summary whenever it arrives (a new session's comes after it opens).
-  const cwd = summary?.cwd ?? open.facts.cwd;
-  if (cwd !== open.facts.cwd || state.homeDir !== open.facts.home) {
-    open.facts = { cwd, home: state.homeDir };
-    open.renderer = createConversationRenderer({
-      registry: context.registry,
-      card: { facts: open.facts, cards: context.cards },
-    });
-  }
-  const windowState = open.window.state;
-  const isRunning = running(state);
-  const streaming = isLive(state) && isRunning;
-  const from = open.renderedFrom;
-  if (
-    from?.state !== windowState ||
-    from.width !== width ||
-    from.running !== isRunning ||
-    from.streaming !== streaming ||
-    from.renderer !== open.renderer
-  ) {
-    const options = { streaming, running: isRunning };
-    open.view.setItems(open.renderer.render(windowState.snapshot, width, options));
-    open.renderedFrom = { ...options, state: windowState, width, renderer: open.renderer };
-  }
-}
-
-function conversationLines(
-  state: TuiState,
-  layout: ReturnType<typeof paneLayout>,
-  context: DrawContext,
-) {
+function conversationLines(state: TuiState) {
   const open = state.open;
   if (!open) return [];
-  renderOpen(open, state, layout.convWidth - 2, context);
   const windowState = open.window.state;
-  open.view.setHeight(layout.bodyHeight);
   const frame = open.view.frame();
   const lines: StyledLine[] = frame.lines.map((line, i) => {
     const selected = frame.owners[i] === open.view.selected && !open.view.following;
@@ -150,15 +113,21 @@ function composerRows(state: TuiState, cols: number) {
   return { lines, cursor, rows: Math.max(1, visible) };
 }
 
-/** Composes the whole client from `state` into a frame (the writer sends what changed). */
+/** The panes of a frame of `state`: sized around its composer and its prompt bar. */
+export function frameLayout(state: TuiState, cols: number, rows: number) {
+  const composer = composerRows(state, cols);
+  const prompt = [...promptLines(state, cols), ...queueLines(state, cols)];
+  return { composer, prompt, layout: paneLayout(cols, rows, composer.rows, prompt.length) };
+}
+
+/**
+ * Composes the whole client from `state` into a frame (the writer sends what changed).
+ * It only reads `state`: `prepareDraw` brings what depends on the terminal size up to date.
+ */
 export function drawTui(state: TuiState, context: DrawContext): Frame {
   const { cols, rows } = context;
   const frame = createFrame(cols, rows);
-  const composer = composerRows(state, cols);
-  const prompt = [...promptLines(state, cols), ...queueLines(state, cols)];
-  const layout = paneLayout(cols, rows, composer.rows, prompt.length);
-  state.listShown = layout.listWidth > 0;
-  if (!state.listShown && state.focus === 'sessions') state.focus = 'conversation';
+  const { composer, prompt, layout } = frameLayout(state, cols, rows);
 
   putLine(frame, 0, 0, cols, headerLine(state, context));
 
@@ -187,7 +156,7 @@ export function drawTui(state: TuiState, context: DrawContext): Frame {
     1,
     layout.convWidth,
     layout.bodyHeight,
-    conversationLines(state, layout, context),
+    conversationLines(state),
   );
   putLine(frame, 0, layout.statusTop, cols, statusLine(state, context.now, cols));
   putLines(frame, 0, layout.promptTop, cols, prompt.length, prompt);

@@ -8,12 +8,9 @@ import { contextBudgetFor, type ModelProvider } from '@dsh/providers';
 import { noAllowedPaths, type AllowedPaths, type ApprovalPolicy } from './approval-settings.js';
 import { createToolRuntime, type Tool } from '@dsh/tools';
 import { AgentError } from './agent-error.js';
-import {
-  openAgentSession,
-  waitingInputs,
-  type AgentSession,
-  type QueuedInputFacts,
-} from './agent-session.js';
+import { openAgentSession, type AgentSession } from './agent-session.js';
+import type { QueuedInputFacts } from './input-queue.js';
+import { waitingInputs } from './waiting-inputs.js';
 import { systemPrompt } from './system-prompt.js';
 
 /** What the agent runtime of a host is built from. */
@@ -202,7 +199,8 @@ function defaultBudget(model: string): number {
 
 /** Whether the tail page (baseline plus its events) leaves any input waiting in the queue. */
 async function hasWaitingInput(store: JournalStore, sessionId: string): Promise<boolean> {
-  return (await waitingInputs(await store.open(sessionId))).length > 0;
+  const journal = await store.open(sessionId);
+  return waitingInputs(await journal.page(undefined, 1)).length > 0;
 }
 
 async function isDirectory(path: string): Promise<boolean> {

@@ -6,7 +6,7 @@ export {
   type AgentRuntimeOptions,
 } from './agent-runtime.js';
 export { AgentError, type AgentErrorKind } from './agent-error.js';
-export type { QueuedInputFacts } from './agent-session.js';
+export type { QueuedInputFacts } from './input-queue.js';
 export { approvalVerdict, type ApprovalVerdict } from './approval-policy.js';
 export {
   noAllowedPaths,

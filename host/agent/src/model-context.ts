@@ -1,5 +1,5 @@
 import { CompactionReason } from '@dsh/gen/events';
-import type { Journal } from '@dsh/journal';
+import type { Journal, JournalPage } from '@dsh/journal';
 import {
   ProviderError,
   type ModelProvider,
@@ -25,6 +25,8 @@ export interface ModelContextOptions {
   readonly budget: number;
   readonly systemPrompt: string;
   readonly spillDir: string;
+  /** The journal's tail page, when the caller has read it already. */
+  readonly tail?: JournalPage;
 }
 
 /** The model's view of a session: its history and the budget every request keeps. */
@@ -52,7 +54,7 @@ export async function openModelContext(options: ModelContextOptions): Promise<Mo
     resultTokens: Math.max(64, Math.floor(options.budget * resultShare)),
     saveResult: (callId, text) => spill.save(callId, text),
   });
-  const loadedFrom = await loadModelHistory(options.journal, history);
+  const loadedFrom = await loadModelHistory(options.journal, history, options.tail);
   return {
     history,
     budget: options.budget,

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { parseArgv } from '@dsh/client-tui/argv';
 import {
   acquireDataDirLock,
   createJournalStore,
@@ -48,18 +48,14 @@ export function parseImportArgs(
   env: Readonly<Record<string, string | undefined>>,
   cwd: string = process.cwd(),
 ): ImportRequest {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: { 'data-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    });
-  } catch (error) {
-    return { kind: 'error', message: (error as Error).message };
-  }
-  const { values, positionals } = parsed;
+  const parsed = parseArgv({
+    args: [...argv],
+    allowPositionals: true,
+    strict: true,
+    options: { 'data-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (!parsed.ok) return { kind: 'error', message: parsed.message };
+  const { values, positionals } = parsed.value;
   if (values.help === true) return { kind: 'help' };
   const [first, ...rest] = positionals;
   if (first === undefined) {

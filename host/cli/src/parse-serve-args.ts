@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { parseArgv } from '@dsh/client-tui/argv';
 import type { ServerLimits } from '@dsh/server';
 import type { ConfigFlags } from './load-agent-config.js';
 import { dataDirFrom, expandPath } from './expand-path.js';
@@ -84,33 +84,29 @@ export function parseServeArgs(
   env: Readonly<Record<string, string | undefined>>,
   cwd: string = process.cwd(),
 ): CliRequest {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        token: { type: 'string' },
-        'token-file': { type: 'string' },
-        'data-dir': { type: 'string' },
-        fixtures: { type: 'string', multiple: true },
-        model: { type: 'string' },
-        'base-url': { type: 'string' },
-        'api-key': { type: 'string' },
-        config: { type: 'string' },
-        'context-budget': { type: 'string' },
-        ...limitOptions,
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
-    });
-  } catch (error) {
-    return { kind: 'error', message: (error as Error).message };
-  }
-  const { values, positionals } = parsed;
+  const parsed = parseArgv({
+    args: [...argv],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      token: { type: 'string' },
+      'token-file': { type: 'string' },
+      'data-dir': { type: 'string' },
+      fixtures: { type: 'string', multiple: true },
+      model: { type: 'string' },
+      'base-url': { type: 'string' },
+      'api-key': { type: 'string' },
+      config: { type: 'string' },
+      'context-budget': { type: 'string' },
+      ...limitOptions,
+      help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean', short: 'v' },
+    },
+  });
+  if (!parsed.ok) return { kind: 'error', message: parsed.message };
+  const { values, positionals } = parsed.value;
   if (values.help === true) return { kind: 'help' };
   if (values.version === true) return { kind: 'version' };
   const [command = 'serve', ...extra] = positionals;

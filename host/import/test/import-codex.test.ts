@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toJsonString } from '@bufbuild/protobuf';
 import { createConversation } from '@dsh/card-models';
+import { createPrng } from '@dsh/fixtures';
 import { SessionEventSchema, type SessionEvent } from '@dsh/gen/events';
 import { createJournalStore, type FileJournalStore } from '@dsh/journal-file';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -176,18 +177,6 @@ describe.skipIf(sharedTranscripts === undefined)(
   },
 );
 
-/** A small seeded generator (mulberry32), so a failing replay can be run again. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const json = (events: SessionEvent[], keep: (e: SessionEvent) => boolean) =>
   events.filter(keep).map((e) => toJsonString(SessionEventSchema, e).replace(/^\{"seq":\d+,/, '{'));
 
@@ -199,7 +188,7 @@ describe.skipIf(sharedTranscripts === undefined)(
       ['chunks', 5],
       ['chunks with pauses', 11],
     ])('written in %s equals the one-time import event by event', async (cut, seed) => {
-      const next = random(seed);
+      const next = createPrng(seed).next;
       const files = (await readdir(rollouts)).filter((f) => f.endsWith('.jsonl'));
       const once = await freshStore();
       await importCodex(once, rollouts);

@@ -2,6 +2,7 @@ import { appendFile, cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { toJsonString } from '@bufbuild/protobuf';
+import { createPrng } from '@dsh/fixtures';
 import { SessionEventSchema, type SessionEvent } from '@dsh/gen/events';
 import { createJournalStore, type FileJournalStore } from '@dsh/journal-file';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,18 +17,6 @@ import {
 import { sharedSuiteName, sharedTranscripts } from './import-test-kit.js';
 
 const projects = sharedTranscripts === undefined ? '' : join(sharedTranscripts, 'claude-code');
-
-/** A small seeded generator (mulberry32), so a failing replay can be run again. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Every session of a store, as JSON lines per session id. */
 async function dump(store: FileJournalStore, keep: (e: SessionEvent) => boolean = () => true) {
@@ -59,7 +48,7 @@ type Cut = 'lines' | 'chunks' | 'chunks with pauses';
  * transcript gets.
  */
 async function replay(store: FileJournalStore, from: string, into: string, cut: Cut, seed: number) {
-  const next = random(seed);
+  const next = createPrng(seed).next;
   const files = await findTranscripts(from);
   for (const file of files) {
     // Left out as `importClaudeCode` and the watch leave them out.

@@ -24,13 +24,6 @@ export interface FileJournalStore extends JournalStore {
 export async function createJournalStore(options: JournalStoreOptions): Promise<FileJournalStore> {
   const backend = await createFileJournalBackend(options);
   const store = openJournalStore(backend, { onFirstOpen: options.onFirstOpen });
-  return {
-    dataDir: backend.dataDir,
-    location: store.location,
-    list: () => store.list(),
-    open: (sessionId) => store.open(sessionId),
-    create: (init) => store.create(init),
-    watch: (watchOptions) => store.watch(watchOptions),
-    close: () => store.close(),
-  };
+  // The core's store itself, so every method it gains is the file store's too.
+  return Object.assign(store, { dataDir: backend.dataDir });
 }

@@ -1,6 +1,12 @@
+import { backoffDelay } from '@dsh/backoff';
+
+/** The share of a backoff delay taken off at random, so requests that failed together spread out. */
+const retryJitter = 0.2;
+
 /**
  * How long to wait before retry `attempt` (1-based): the server's `Retry-After` (seconds
- * or an HTTP date) when it sent one, else exponential backoff from `baseMs`; at most `maxMs`.
+ * or an HTTP date) when it sent one, else exponential backoff from `baseMs` with jitter;
+ * at most `maxMs`. `random` gives a number in [0, 1) for the jitter.
  */
 export function retryDelay(
   attempt: number,
@@ -8,6 +14,7 @@ export function retryDelay(
   baseMs: number,
   maxMs: number,
   now = Date.now(),
+  random: () => number = Math.random,
 ): number {
   if (retryAfter !== null && retryAfter.trim() !== '') {
     const seconds = Number(retryAfter);
@@ -15,7 +22,11 @@ export function retryDelay(
     const date = Date.parse(retryAfter);
     if (Number.isFinite(date)) return Math.min(Math.max(0, date - now), maxMs);
   }
-  return Math.min(baseMs * 2 ** (attempt - 1), maxMs);
+  return backoffDelay(
+    attempt,
+    { initialMs: baseMs, maxMs, factor: 2, jitter: retryJitter },
+    random,
+  );
 }
 
 /** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */

@@ -58,6 +58,14 @@ describe('retryDelay()', () => {
     { attempt: 1, retryAfter: new Date(1_000_000 + 3000).toUTCString(), want: 3000 },
     { attempt: 2, retryAfter: 'soon', want: 200 },
   ])('attempt $attempt, Retry-After $retryAfter -> $want ms', (c) => {
-    expect(retryDelay(c.attempt, c.retryAfter, 100, 5000, 1_000_000)).toBe(c.want);
+    expect(retryDelay(c.attempt, c.retryAfter, 100, 5000, 1_000_000, () => 0)).toBe(c.want);
+  });
+
+  it.each([
+    { attempt: 3, retryAfter: null, random: 0.5, want: 360 },
+    { attempt: 10, retryAfter: null, random: 0.999, want: 4001 },
+    { attempt: 1, retryAfter: '2', random: 0.999, want: 2000 },
+  ])('jitters only its own backoff: $retryAfter, random $random -> $want ms', (c) => {
+    expect(retryDelay(c.attempt, c.retryAfter, 100, 5000, 1_000_000, () => c.random)).toBe(c.want);
   });
 });

@@ -153,6 +153,33 @@ describe('Prompt, Cancel and Respond without an agent runtime (RPC)', () => {
   });
 });
 
+describe('refusals of what a session or host cannot do (RPC)', () => {
+  it.each([
+    {
+      name: 'Prompt to an imported session',
+      call: async (h: TestHost) => {
+        const imported = await h.store.create({ cwd: h.dir, origin: 'claude-code' });
+        const id = imported.header.sessionId;
+        return h.client.prompt({ sessionId: id, content: [text('hi')], mode: PromptMode.QUEUE });
+      },
+      message: 'is read-only: continue it as a new session (CreateSession with continue_from)',
+    },
+    {
+      name: 'CreateSession continuing on a host without continuation',
+      call: async (h: TestHost) => {
+        const source = await h.store.create({ cwd: h.dir });
+        return h.client.createSession({ continueFrom: source.header.sessionId });
+      },
+      message: 'this host cannot continue sessions: create the session without continue_from',
+    },
+  ])('$name fails with failed_precondition naming the fix', async ({ call, message }) => {
+    host = await startTestHost();
+    const error = await rpcError(call(host));
+    expect(error?.code).toBe(Code.FailedPrecondition);
+    expect(error?.rawMessage).toContain(message);
+  });
+});
+
 describe('WatchSessions (RPC)', () => {
   it('opens with a snapshot, then reports added and updated sessions and heartbeats', async () => {
     host = await startTestHost({ follow: { heartbeatMs: 100 } });

@@ -35,8 +35,11 @@ export function isAgentRefusal(error: unknown): error is AgentRefusal {
   return kind === 'invalid_argument' || kind === 'failed_precondition';
 }
 
-/** An `AgentRefusal` for a control of this package's own (the one without an agent). */
-function agentRefusal(kind: AgentRefusalKind, message: string): AgentRefusal {
+/**
+ * An `AgentRefusal` raised by this package itself: the control without an agent, and the
+ * session service refusing what this host cannot do (continuing a session).
+ */
+export function agentRefusal(kind: AgentRefusalKind, message: string): AgentRefusal {
   return Object.assign(new Error(message), { name: 'AgentError' as const, kind });
 }
 

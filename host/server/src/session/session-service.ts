@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
-import { Code, ConnectError, type ServiceImpl } from '@connectrpc/connect';
+import type { ServiceImpl } from '@connectrpc/connect';
 import { SessionService } from '@dsh/gen/service';
 import {
   formatVersion,
@@ -11,7 +11,7 @@ import {
   type JournalStore,
 } from '@dsh/journal';
 import { abortable } from './abortable.js';
-import type { AgentControl } from './agent-control.js';
+import { agentRefusal, type AgentControl } from './agent-control.js';
 import { follow, type FollowOptions } from './follow.js';
 import { newestFirst, sessionSummary } from './session-summary.js';
 import type { StreamCounter } from './stream-counter.js';
@@ -113,10 +113,10 @@ export function createSessionService(deps: SessionServiceDeps): ServiceImpl<type
       const journal = await abortable(store.open(req.sessionId), ctx.signal);
       const origin = journal.header.origin ?? '';
       if (origin !== '') {
-        throw new ConnectError(
+        throw new JournalError(
+          'read_only',
           `session ${req.sessionId} was imported from ${originName(origin)} and is read-only: ` +
             'continue it as a new session (CreateSession with continue_from) to send input',
-          Code.FailedPrecondition,
         );
       }
       if (req.content.length === 0) {
@@ -166,9 +166,9 @@ export function createSessionService(deps: SessionServiceDeps): ServiceImpl<type
   async function continued(id: string): Promise<Journal> {
     const journal = await store.open(id);
     if (deps.continuation === undefined) {
-      throw new ConnectError(
+      throw agentRefusal(
+        'failed_precondition',
         'this host cannot continue sessions: create the session without continue_from',
-        Code.FailedPrecondition,
       );
     }
     return journal;

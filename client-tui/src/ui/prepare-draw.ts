@@ -1,0 +1,49 @@
+import { createConversationRenderer } from '../conversation/render-conversation.js';
+import { frameLayout, type DrawContext } from './draw-tui.js';
+import { running } from './key-actions.js';
+import { isLive } from './status-line.js';
+import type { OpenSession, TuiState } from './tui-state.js';
+
+/** Re-renders the open session's items when its window, width, facts or streaming changed. */
+function renderOpen(open: OpenSession, state: TuiState, width: number, context: DrawContext) {
+  const summary = state.list?.sessions.get(open.id);
+  // Path facts come from the summary whenever it arrives (a new session's comes after it opens).
+  const cwd = summary?.cwd ?? open.facts.cwd;
+  if (cwd !== open.facts.cwd || state.homeDir !== open.facts.home) {
+    open.facts = { cwd, home: state.homeDir };
+    open.renderer = createConversationRenderer({
+      registry: context.registry,
+      card: { facts: open.facts, cards: context.cards },
+    });
+  }
+  const windowState = open.window.state;
+  const isRunning = running(state);
+  const streaming = isLive(state) && isRunning;
+  const from = open.renderedFrom;
+  if (
+    from?.state !== windowState ||
+    from.width !== width ||
+    from.running !== isRunning ||
+    from.streaming !== streaming ||
+    from.renderer !== open.renderer
+  ) {
+    const options = { streaming, running: isRunning };
+    open.view.setItems(open.renderer.render(windowState.snapshot, width, options));
+    open.renderedFrom = { ...options, state: windowState, width, renderer: open.renderer };
+  }
+}
+
+/**
+ * Brings the state a frame depends on up to date for the terminal size in `context`: whether
+ * the session list shows (focus leaves it when it does not), the open session's rendered
+ * items and the conversation pane's height. `drawTui` then only reads.
+ */
+export function prepareDraw(state: TuiState, context: DrawContext): void {
+  const { layout } = frameLayout(state, context.cols, context.rows);
+  state.listShown = layout.listWidth > 0;
+  if (!state.listShown && state.focus === 'sessions') state.focus = 'conversation';
+  const open = state.open;
+  if (!open) return;
+  renderOpen(open, state, layout.convWidth - 2, context);
+  open.view.setHeight(layout.bodyHeight);
+}
