@@ -142,6 +142,11 @@ export const directionRules: DirectionRules = {
       '@dsh/server',
       '@dsh/cli/long-journal',
       '@dsh/client-web/web-dist',
+      '@dsh/client-live',
+      '@dsh/client-tui',
+      '@dsh/providers',
+      '@dsh/providers/test-kit',
+      '@dsh/tools',
     ],
   },
   '@dsh/soak': {
