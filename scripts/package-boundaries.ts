@@ -49,7 +49,7 @@ export type DirectionRules = Readonly<
     {
       readonly source: readonly string[];
       readonly test?: readonly string[];
-      /** The package is a test harness itself (the soak suite): its sources may use test kits. */
+      /** The package is a test harness itself (soak, bench): its sources may use test kits. */
       readonly harness?: boolean;
     }
   >
@@ -148,6 +148,7 @@ export const directionRules: DirectionRules = {
       '@dsh/providers/test-kit',
       '@dsh/tools',
     ],
+    harness: true,
   },
   '@dsh/soak': {
     source: [
