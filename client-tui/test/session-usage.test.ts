@@ -123,7 +123,9 @@ describe('dollars()', () => {
 describe('statusLine() usage and cost', () => {
   const withWindow = (state: SessionWindowState) => {
     const t = setup();
-    if (t.state.open) t.state.open.window = { state } as unknown as SessionWindow;
+    if (t.state.open) {
+      t.state.open = { ...t.state.open, window: { state } as unknown as SessionWindow };
+    }
     return t;
   };
   it.each([
