@@ -1,12 +1,19 @@
 import { create } from '@bufbuild/protobuf';
 import { createConversation } from '@dsh/card-models';
 import type { SessionWindow, SessionWindowState } from '@dsh/client-live';
-import { assistantMessage, events, turnEnd, turnStart, userMessage } from '@dsh/fixtures';
+import {
+  assistantMessage,
+  events,
+  turnEnd,
+  turnStart,
+  userMessage,
+  type Payload,
+} from '@dsh/fixtures';
 import { UsageSchema } from '@dsh/gen/content';
 import { BaselineSchema, type Baseline } from '@dsh/gen/service';
 import { describe, expect, it } from 'vitest';
 import { plainText } from '../src/index.js';
-import { dollars, latestTurnUsage, sessionCost } from '../src/ui/session-usage.js';
+import { dollars, latestTurnUsage, sessionCost, sessionUsage } from '../src/ui/session-usage.js';
 import { statusLine } from '../src/ui/status-line.js';
 import { setup } from './key-state.js';
 
@@ -136,5 +143,35 @@ describe('statusLine() usage and cost', () => {
     const text = plainText(statusLine(t.state, t.now(), cols));
     expect(text.replace(/ {2,}/g, '  ')).toBe(expected);
     expect(text.length).toBeLessThanOrEqual(cols);
+  });
+});
+
+describe('sessionUsage() after a compaction', () => {
+  it('carries the compaction’s tokens after it until the next step reports usage', () => {
+    const compacted = [
+      ...payloads,
+      {
+        case: 'contextCompaction',
+        value: {
+          $typeName: 'dsh.session.v1.ContextCompaction',
+          turn: 2,
+          summary: 'so far',
+          replacedFromSeq: 0,
+          keptFromSeq: 5,
+          tokensBefore: 2_500,
+          tokensAfter: 700,
+          contextBudget: 2_000,
+        },
+      } as Payload,
+    ];
+    const state = (upTo: number) => {
+      const snapshot = createConversation().apply({
+        kind: 'replace',
+        events: events(compacted.slice(0, upTo)),
+      });
+      return { ...windowState(undefined), snapshot };
+    };
+    expect(sessionUsage(state(payloads.length))?.context).toBe(2_500);
+    expect(sessionUsage(state(compacted.length))?.context).toBe(700);
   });
 });

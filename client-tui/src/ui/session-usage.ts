@@ -6,7 +6,10 @@ export interface SessionUsage {
   /** Prompt tokens of every model step (billed input, cache reads and cache writes). */
   readonly input: number;
   readonly output: number;
-  /** The prompt of the latest model step: how much context the model is carrying. */
+  /**
+   * The prompt of the latest model step, or the latest compaction's tokens after it when
+   * that came later: how much context the model is carrying.
+   */
   readonly context: number | undefined;
 }
 
@@ -26,6 +29,8 @@ function windowSums(nodes: readonly ConversationNode[], from: number): WindowSum
   let output = 0;
   let context: number | undefined;
   for (const node of nodes) {
+    // A compaction leaves the model carrying its summary and what it kept: its `tokens_after`.
+    if (node.kind === 'compaction') context = node.tokensAfter;
     if (node.kind !== 'assistant' || node.usage === undefined) continue;
     const prompt =
       node.usage.inputTokens + node.usage.cacheReadTokens + node.usage.cacheWriteTokens;
