@@ -12,6 +12,9 @@ import { pageBench } from './page-bench.js';
 import { sections as extraSections } from './sections.js';
 
 const quick = process.argv.includes('--quick');
+// `--only NAME[,NAME]` runs those sections and writes only the JSON (never BENCHMARKS.md).
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt < 0 ? undefined : new Set((process.argv[onlyAt + 1] ?? '').split(','));
 const root = join(import.meta.dirname, '..');
 
 function format(value: number): string {
@@ -31,6 +34,7 @@ function table(rows: readonly BenchRow[]): string {
 
 const rows: BenchRow[] = [];
 const run = async (name: string, fn: () => Promise<BenchRow[]>): Promise<void> => {
+  if (only !== undefined && !only.has(name)) return;
   process.stderr.write(`bench: ${name}...\n`);
   try {
     rows.push(...(await fn()));
@@ -52,7 +56,7 @@ writeFileSync(
   join(root, 'bench/results/latest.json'),
   `${JSON.stringify({ when, machine, quick, rows }, null, 2)}\n`,
 );
-if (!quick) {
+if (!quick && only === undefined) {
   writeFileSync(
     join(root, 'bench/BENCHMARKS.md'),
     `# Benchmarks\n\nThe latest \`npm run bench\` (${when}, ${machine}). One run on a shared,\nnoisy machine: read the ratios, not the absolute numbers.\n\n${text}\n`,

@@ -1,7 +1,9 @@
 import type { BenchRow } from './bench-row.js';
 import { compactionBench } from './compaction-bench.js';
 import { followBench } from './follow-bench.js';
+import { liveHostBench } from './live-host-bench.js';
 import { liveOutputBench } from './live-output-bench.js';
+import { tuiBench } from './tui-bench.js';
 import { webBench } from './web-bench.js';
 
 /** Further benchmark sections by name; each gets `quick` and returns its rows. */
@@ -9,5 +11,7 @@ export const sections: ReadonlyArray<readonly [string, (quick: boolean) => Promi
   ['compaction', compactionBench],
   ['follow', followBench],
   ['live', liveOutputBench],
+  ['live-host', liveHostBench],
+  ['tui', tuiBench],
   ['web', () => webBench()],
 ];

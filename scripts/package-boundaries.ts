@@ -49,7 +49,7 @@ export type DirectionRules = Readonly<
     {
       readonly source: readonly string[];
       readonly test?: readonly string[];
-      /** The package is a test harness itself (the soak suite): its sources may use test kits. */
+      /** The package is a test harness itself (soak, bench): its sources may use test kits. */
       readonly harness?: boolean;
     }
   >
@@ -143,7 +143,13 @@ export const directionRules: DirectionRules = {
       '@dsh/server',
       '@dsh/cli/long-journal',
       '@dsh/client-web/web-dist',
+      '@dsh/client-live',
+      '@dsh/client-tui',
+      '@dsh/providers',
+      '@dsh/providers/test-kit',
+      '@dsh/tools',
     ],
+    harness: true,
   },
   '@dsh/soak': {
     source: [

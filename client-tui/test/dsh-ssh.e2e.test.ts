@@ -1,24 +1,14 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { agentTurn } from '@dsh/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textWidth } from '../src/index.js';
-import { pause, repoRoot, tmuxMissing } from './launch-tui.js';
+import { pause, tmuxMissing } from './launch-tui.js';
 import { startTestHost, type TestHost } from './test-host.js';
+import { sshMissing, startDshSsh, type SshServerProcess } from './ssh-server-process.js';
 import { startTmux, type TmuxSession } from './tmux.js';
-
-/** True when OpenSSH's client is missing; says what to install (and fails under CI=true). */
-function sshMissing(): boolean {
-  const missing =
-    spawnSync('ssh', ['-V']).status !== 0 || spawnSync('ssh-keygen', ['-?']).error !== undefined;
-  if (missing && process.env.CI === 'true') {
-    throw new Error('OpenSSH is required for the dsh ssh tests: apt-get install -y openssh-client');
-  }
-  if (missing) console.warn('dsh ssh tests skipped: install the Debian package `openssh-client`');
-  return missing;
-}
 
 /** Moves focus to the composer from wherever it is (Esc, then i when Esc left it). */
 async function toComposer(t: TmuxSession): Promise<void> {
@@ -33,41 +23,6 @@ async function toComposer(t: TmuxSession): Promise<void> {
 const count = (text: string, part: string) => text.split(part).length - 1;
 
 const skip = tmuxMissing('the dsh ssh end-to-end tests') || sshMissing();
-
-/** `dsh ssh` as a child process, with what it printed so far. */
-interface SshServerProcess {
-  readonly child: ChildProcess;
-  readonly port: number;
-  output(): string;
-  /** Waits until the printed lines satisfy `predicate`. */
-  waitFor(predicate: (output: string) => boolean, what: string): Promise<string>;
-}
-
-async function startDshSsh(args: readonly string[]): Promise<SshServerProcess> {
-  const child = spawn('node', ['host/cli/bin/dsh.js', 'ssh', '--port', '0', ...args], {
-    cwd: repoRoot,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let text = '';
-  child.stdout!.on('data', (data: Buffer) => (text += data.toString()));
-  child.stderr!.on('data', (data: Buffer) => (text += data.toString()));
-  const server = {
-    child,
-    port: 0,
-    output: () => text,
-    async waitFor(predicate: (output: string) => boolean, what: string) {
-      const deadline = Date.now() + 20_000;
-      while (Date.now() < deadline) {
-        if (predicate(text)) return text;
-        if (child.exitCode !== null) break;
-        await pause(100);
-      }
-      throw new Error(`timed out waiting for ${what}; dsh ssh printed:\n${text}`);
-    },
-  };
-  const ready = await server.waitFor((out) => /ssh -t -p \d+/.test(out), 'dsh ssh to listen');
-  return { ...server, port: Number(/ssh -t -p (\d+)/.exec(ready)![1]) };
-}
 
 describe.skipIf(skip)('dsh ssh: the terminal client over OpenSSH', () => {
   let dir: string;

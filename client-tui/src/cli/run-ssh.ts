@@ -1,5 +1,6 @@
 import ssh2, { type ParsedKey } from 'ssh2';
 import { createSessionClient } from '../data/session-client.js';
+import { isolateClients } from '../ssh/client-isolation.js';
 import { accessPolicy, fingerprint } from '../ssh/ssh-access.js';
 import { loadOrCreateHostKey } from '../ssh/ssh-keys.js';
 import { startSshServer, type ChannelTerminal } from '../ssh/start-ssh-server.js';
@@ -42,6 +43,12 @@ export async function runSsh(
   const policy = accessPolicy(config.listen, config.authorizedKeysPath, config.sshToken);
   if ('error' in policy) return fail(policy.error);
   const client = createSessionClient(config.tui.url, config.tui.token);
+  // Installed before the first screen: one client's exception ends that client only; one
+  // that belongs to no client ends the process, as it would without clients.
+  const isolation = isolateClients((error) => {
+    process.stderr.write(`dsh ssh: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  });
   const startClient = (terminal: ChannelTerminal) => {
     const app = createTuiApp({
       client,
@@ -64,8 +71,10 @@ export async function runSsh(
       port: config.port,
       startClient,
       log: out,
+      isolation,
     });
   } catch (error) {
+    isolation.dispose();
     return fail(
       `cannot listen on ${config.listen}:${config.port} (${(error as Error).message}): pass another --port or --listen`,
     );
@@ -88,5 +97,6 @@ export async function runSsh(
   });
   out('dsh ssh: closing every connection');
   await server.close();
+  isolation.dispose();
   return 0;
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { PassThrough, Writable } from 'node:stream';
 import ssh2 from 'ssh2';
 import type { AuthContext, Connection, ParsedKey, PseudoTtyInfo, ServerChannel } from 'ssh2';
+import type { ClientIsolation, FailClient } from './client-isolation.js';
 
 const { Server } = ssh2;
 
@@ -48,6 +49,11 @@ export interface SshServerOptions {
   readonly log?: (line: string) => void;
   /** Output a slow SSH client may leave unread before its connection is closed (bytes). */
   readonly maxUnsentBytes?: number;
+  /**
+   * Keeps each client's failures to its own channel (`isolateClients`); without it an
+   * exception in one client is the process's.
+   */
+  readonly isolation?: ClientIsolation;
 }
 
 /** A listening server. */
@@ -100,13 +106,24 @@ function authenticate(context: AuthContext, access: SshAccess): void {
   else context.reject(methods);
 }
 
-/** Wraps a channel as a TTY of `size`; `resize` changes its size and tells the screen. */
-function channelTerminal(channel: ServerChannel, info: PseudoTtyInfo, maxUnsent: number) {
+/** Runs a client's callback; `guard` keeps what it throws to that client. */
+type Guard = (fn: () => void) => void;
+
+/**
+ * Wraps a channel as a TTY of `size`; `resize` changes its size and tells the screen. Keys
+ * and resizes reach the client through `guard`.
+ */
+function channelTerminal(
+  channel: ServerChannel,
+  info: PseudoTtyInfo,
+  maxUnsent: number,
+  guard: Guard,
+) {
   const input = Object.assign(new PassThrough(), {
     isTTY: true as const,
     setRawMode: () => {},
   });
-  channel.on('data', (data: Buffer) => input.write(data));
+  channel.on('data', (data: Buffer) => guard(() => input.write(data)));
   channel.on('end', () => input.end());
   const output = Object.assign(
     new Writable({
@@ -134,7 +151,7 @@ function channelTerminal(channel: ServerChannel, info: PseudoTtyInfo, maxUnsent:
     resize(cols: number, rows: number) {
       output.columns = Math.max(1, cols);
       output.rows = Math.max(1, rows);
-      output.emit('resize');
+      guard(() => output.emit('resize'));
     },
   };
 }
@@ -193,29 +210,57 @@ export async function startSshServer(options: SshServerOptions): Promise<SshServ
             refuse(channel, 'needs a terminal: connect with ssh -t');
             return;
           }
-          const wrapped = channelTerminal(channel, pty, maxUnsent);
+          let client: ChannelClient | undefined;
+          let ended = false;
+          const end = () => {
+            if (ended || client === undefined) return;
+            ended = true;
+            clients.delete(client);
+            try {
+              client.close();
+            } catch (error) {
+              log(`dsh ssh: ${user}@${peer}'s client failed to close: ${String(error)}`);
+            }
+            log(`dsh ssh: ${user}@${peer} closed its client (${clients.size} open)`);
+          };
+          // This client failed: it alone ends, with the reason on its terminal and in the log.
+          const fail: FailClient = (error) => {
+            if (ended) return;
+            const reason = error instanceof Error ? (error.stack ?? error.message) : String(error);
+            log(`dsh ssh: ${user}@${peer}'s client failed: ${reason}`);
+            end();
+            if (channel.destroyed) return;
+            const message = error instanceof Error ? error.message : String(error);
+            try {
+              channel.stderr.write(
+                `\r\ndsh ssh: the terminal client failed (${message}); reconnect to start a new one\r\n`,
+              );
+              channel.exit(1);
+              channel.end();
+            } catch {
+              channel.destroy();
+            }
+          };
+          const isolation = options.isolation;
+          const guard: Guard = (fn) => (isolation ? isolation.guard(fail, fn) : fn());
+          // A channel's own error (a peer that vanished mid-write) is this client's too.
+          channel.on('error', (error: Error) => fail(error));
+          const wrapped = channelTerminal(channel, pty, maxUnsent, guard);
           resize = wrapped.resize;
-          let client: ChannelClient;
           try {
-            client = options.startClient(wrapped.terminal);
+            const start = () => options.startClient(wrapped.terminal);
+            client = isolation ? isolation.run(fail, start) : start();
           } catch (error) {
             refuse(channel, `the terminal client failed to start: ${(error as Error).message}`);
             return;
           }
-          clients.add(client);
+          const started = client;
+          clients.add(started);
           log(
             `dsh ssh: ${user}@${peer} opened a client ${wrapped.terminal.output.columns}x${wrapped.terminal.output.rows} ${wrapped.terminal.term} (${clients.size} open)`,
           );
-          let ended = false;
-          const end = () => {
-            if (ended) return;
-            ended = true;
-            clients.delete(client);
-            client.close();
-            log(`dsh ssh: ${user}@${peer} closed its client (${clients.size} open)`);
-          };
           channel.on('close', end);
-          void client.done.then(() => {
+          void started.done.then(() => {
             end();
             if (!channel.destroyed) {
               channel.exit(0);

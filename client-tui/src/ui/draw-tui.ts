@@ -3,6 +3,7 @@ import { oneLine } from '../cards/text-lines.js';
 import { seg, type StyledLine } from '../text/styled-line.js';
 import { truncateLine } from '../text/text-width.js';
 import { drawOverlay } from './draw-overlay.js';
+import { sessionTitle } from './session-title.js';
 import { createFrame, putLine, putLines, type Frame } from './frame.js';
 import { helpLine } from './key-help.js';
 import { sessionListLines } from './session-list-lines.js';
@@ -66,11 +67,7 @@ function conversationLines(state: TuiState) {
 function headerLine(state: TuiState, context: DrawContext): StyledLine {
   const open = state.open;
   const summary = open ? state.list?.sessions.get(open.id) : undefined;
-  const title = summary
-    ? oneLine(summary.title !== '' ? summary.title : summary.id)
-    : open
-      ? open.id
-      : 'no session open';
+  const title = open ? oneLine(sessionTitle(state, open.id, summary)) : 'no session open';
   const live = isLive(state);
   const status = !live
     ? [seg(' ○ disconnected', theme.error)]
@@ -141,6 +138,7 @@ export function drawTui(state: TuiState, context: DrawContext): Frame {
       focused: state.focus === 'sessions',
       waiting: waitingSessions(state),
       now: context.now,
+      titleOf: (summary) => sessionTitle(state, summary.id, summary),
     }).slice(listTop, listTop + layout.bodyHeight);
     if (!state.list?.loaded) listLines.push([seg('loading…', theme.dim)]);
     else if (listRows.length === 0) listLines.push([seg('no sessions (n: new)', theme.dim)]);

@@ -15,6 +15,8 @@ export interface SessionListOptions {
   readonly waiting: ReadonlySet<string>;
   /** The clock, for how long ago each session changed. */
   readonly now: number;
+  /** The title a session shows; its summary's title, else its id, by default. */
+  readonly titleOf?: (summary: SessionRow['summary']) => string;
 }
 
 /** The marker before a session: waiting for you, running, unreadable, or none. */
@@ -36,7 +38,9 @@ export function sessionListLines(
 ): StyledLine[] {
   return rows.map((row, i) => {
     const summary = row.summary;
-    const title = oneLine(summary.title !== '' ? summary.title : summary.id);
+    const title = oneLine(
+      options.titleOf?.(summary) ?? (summary.title !== '' ? summary.title : summary.id),
+    );
     const indent = '  '.repeat(Math.min(row.depth, 4)) + (row.depth > 0 ? '└ ' : '');
     const open = summary.id === options.openId;
     const updated = timestampMs(summary.updatedAt);

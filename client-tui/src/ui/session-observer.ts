@@ -2,6 +2,7 @@ import { oneLine } from '../cards/text-lines.js';
 import { truncateLine } from '../text/text-width.js';
 import { seg, plainText } from '../text/styled-line.js';
 import { currentPending, pendingId, running } from './key-actions.js';
+import { sessionTitle } from './session-title.js';
 import { settleQueue } from './prompt-queue.js';
 import type { TuiState } from './tui-state.js';
 
@@ -56,7 +57,7 @@ export function createSessionObserver(options: SessionObserverOptions): SessionO
         primed = false;
       }
       const summary = open ? state.list?.sessions.get(open.id) : undefined;
-      const nextTitle = `dsh: ${summary?.title || open?.id || 'no session'}`;
+      const nextTitle = `dsh: ${open ? sessionTitle(state, open.id, summary) : 'no session'}`;
       if (nextTitle !== title) {
         title = nextTitle;
         options.write(titleSequence(nextTitle));

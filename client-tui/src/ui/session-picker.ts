@@ -5,6 +5,7 @@ import { oneLine } from '../cards/text-lines.js';
 import { seg, type StyledLine } from '../text/styled-line.js';
 import { lineWidth, truncateLine } from '../text/text-width.js';
 import type { Key, KeyContext } from './key-actions.js';
+import { sessionTitle } from './session-title.js';
 import { relativeTime, timestampMs } from './relative-time.js';
 import { waitingSessions } from './status-facts.js';
 import type { TuiState } from './tui-state.js';
@@ -132,7 +133,7 @@ export function pickerLines(
       seg(oneLine(abbreviateHome(summary.cwd, state.homeDir)), theme.path),
       seg(`  ${age.padStart(4)}`, theme.dim),
     ];
-    const title = oneLine(summary.title !== '' ? summary.title : summary.id);
+    const title = oneLine(sessionTitle(state, summary.id, summary));
     const left = truncateLine(
       [mark, seg(title, theme.bold)],
       Math.max(8, cols - lineWidth(right) - 2),

@@ -5,7 +5,14 @@ import { seg, type StyledLine } from '../text/styled-line.js';
 import { lineWidth } from '../text/text-width.js';
 import { running } from './key-actions.js';
 import { timestampMs } from './relative-time.js';
-import { compactCount, elapsedText, sessionUsage } from './session-usage.js';
+import {
+  compactCount,
+  dollars,
+  elapsedText,
+  latestTurnUsage,
+  sessionCost,
+  sessionUsage,
+} from './session-usage.js';
 import type { TuiState } from './tui-state.js';
 
 /** When the open session's running turn started (ms), as far as the client knows. */
@@ -48,25 +55,38 @@ export function turnParts(state: TuiState, now: number): StyledLine {
 
 /**
  * The open session's facts, most important first (the status line drops them from the
- * end when the row is short): context of the latest step, model, token totals, directory.
+ * end when the row is short): context of the latest step, model, token totals, cost,
+ * directory, then (on wide rows) the latest turn's usage. `compact` (rows under 100
+ * columns) uses short labels and leaves the turn out.
  */
-export function factParts(state: TuiState): StyledLine[] {
+export function factParts(state: TuiState, compact = false): StyledLine[] {
   const open = state.open;
   if (!open) return [];
   const summary = state.list?.sessions.get(open.id);
   const usage = sessionUsage(open.window.state);
+  const cost = sessionCost(open.window.state);
+  const turn = latestTurnUsage(open.window.state);
   const facts: StyledLine[] = [];
   if (usage?.context !== undefined) {
-    facts.push([seg(`context ${compactCount(usage.context)}`, theme.dim)]);
+    facts.push([seg(`${compact ? 'ctx' : 'context'} ${compactCount(usage.context)}`, theme.dim)]);
   }
   if (summary?.model) facts.push([seg(oneLine(summary.model), theme.dim)]);
   if (usage !== undefined && (usage.input > 0 || usage.output > 0)) {
-    facts.push([
-      seg(`${compactCount(usage.input)} in / ${compactCount(usage.output)} out`, theme.dim),
-    ]);
+    const tokens = compact
+      ? `${compactCount(usage.input)}↑ ${compactCount(usage.output)}↓`
+      : `${compactCount(usage.input)} in / ${compactCount(usage.output)} out`;
+    facts.push([seg(tokens, theme.dim)]);
   }
+  // `+`: the host priced what its baseline covers; newer or unpriced steps come on top.
+  if (cost !== undefined)
+    facts.push([seg(`${dollars(cost.usd)}${cost.partial ? '+' : ''}`, theme.dim)]);
   const cwd = summary?.cwd ?? open.facts.cwd;
   if (cwd !== '') facts.push([seg(oneLine(abbreviateHome(cwd, state.homeDir)), theme.path)]);
+  if (!compact && turn !== undefined && (turn.input > 0 || turn.output > 0)) {
+    const price = turn.usd === undefined ? '' : ` ${dollars(turn.usd)}`;
+    const tokens = `${compactCount(turn.input)} in / ${compactCount(turn.output)} out`;
+    facts.push([seg(`turn ${turn.turn}: ${tokens}${price}`, theme.dim)]);
+  }
   return facts;
 }
 

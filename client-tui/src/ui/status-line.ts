@@ -63,7 +63,7 @@ export function forgetFailureOnReconnect(state: TuiState, wasLive: boolean): boo
  * The status line: a pending confirmation, else the live state (connection trouble first,
  * then following / scrolled, how long the turn has been working and how to stop it, what
  * waits for the person, window errors), the latest message while it lasts, and on the
- * right the session's facts that fit (context, model, tokens, directory).
+ * right the session's facts that fit (context, model, tokens, cost, directory, last turn).
  * Nothing here outlives the state it describes: messages expire by `until`.
  */
 export function statusLine(state: TuiState, now: number, width: number): StyledLine {
@@ -116,7 +116,9 @@ export function statusLine(state: TuiState, now: number, width: number): StyledL
   }
   // The session's facts take what is left, right-aligned, never pushing the state out.
   const facts =
-    trouble === undefined ? fitFacts(factParts(state), width - lineWidth(left) - 2) : [];
+    trouble === undefined
+      ? fitFacts(factParts(state, width < 100), width - lineWidth(left) - 2)
+      : [];
   if (facts.length === 0) return left;
   const gap = width - lineWidth(left) - lineWidth(facts);
   return [...left, seg(' '.repeat(Math.max(2, gap))), ...facts];

@@ -126,6 +126,26 @@ describe.skipIf(missing !== undefined)('live output in Chromium', { timeout: 60_
     await page.close();
   });
 
+  it('draws the settled card of a live follow as a fresh page load draws it', async () => {
+    const { page, errors } = await browser.page();
+    const command =
+      "for i in $(seq 1 20); do printf '\\033[32mline %d\\033[0m\\n' $i; sleep 0.05; done; " +
+      "for p in 50 100; do printf '\\rprogress %3d%%' $p; sleep 0.05; done; echo";
+    const { settled } = await watchCommand(page, 'call_replay', command, ['^line \\d+$']);
+    const card = '.dsh-card[data-call-id="call_replay"][data-mode="conversation"]';
+    const drawn = (p: Page) => p.locator(card).evaluate((el) => el.innerHTML);
+    const live = await drawn(page);
+    const fresh = await browser.page();
+    await fresh.page.goto(page.url());
+    await fresh.page.waitForSelector(`${card}[data-state="ok"]`);
+    expect(await drawn(fresh.page)).toBe(live);
+    expect(settled.lines.at(-1)).toBe('progress 100%');
+    expect(errors).toEqual([]);
+    expect(fresh.errors).toEqual([]);
+    await fresh.page.close();
+    await page.close();
+  });
+
   it('redraws a carriage-return progress bar in place while it runs', async () => {
     const { page, errors } = await browser.page();
     const command =

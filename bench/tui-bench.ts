@@ -1,0 +1,316 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { PassThrough, Writable } from 'node:stream';
+import { createSessionClient, createTuiApp } from '@dsh/client-tui';
+import { chunk, turnStart, userMessage } from '@dsh/fixtures';
+import { BlockType } from '@dsh/gen/content';
+import { createJournalStore } from '@dsh/journal-file';
+import { startServer } from '@dsh/server';
+import { percentile, since, type BenchRow } from './bench-row.js';
+import { longJournal } from './page-bench.js';
+
+const root = join(import.meta.dirname, '..');
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Kernel clock ticks per second (`getconf CLK_TCK`; 100 on Linux). */
+const ticksPerSecond = 100;
+
+/** CPU seconds (user + system) a process has used, from /proc/PID/stat. */
+function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond;
+}
+
+/** Resident memory of a process in MB, from /proc/PID/status. */
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
+  return kb / 1024;
+}
+
+/** `dsh tui` in a detached tmux on its own socket: its process id, screen and keys. */
+function startTui(url: string, sessionId: string, cols: number, rows: number) {
+  const socket = `dsh-bench-tui-${process.pid}-${Date.now()}`;
+  const tmux = (...args: string[]) =>
+    execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+  tmux(
+    'new-session',
+    '-d',
+    '-x',
+    String(cols),
+    '-y',
+    String(rows),
+    `cd ${root} && exec env TERM=xterm-256color node host/cli/bin/dsh.js tui --host ${url} --session ${sessionId}`,
+  );
+  const pid = Number(tmux('display-message', '-p', '-t', '0', '#{pane_pid}').trim());
+  const screen = () => tmux('capture-pane', '-p', '-t', '0');
+  return {
+    pid,
+    screen,
+    keys: (...keys: string[]) => void tmux('send-keys', '-t', '0', ...keys),
+    async waitFor(test: (screen: string) => boolean, what: string, timeoutMs = 30_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        if (test(screen())) return;
+        await sleep(50);
+      }
+      throw new Error(`timed out waiting for ${what}; the screen was:\n${screen()}`);
+    },
+    kill: () => {
+      try {
+        tmux('kill-server');
+      } catch {
+        // already gone
+      }
+    },
+  };
+}
+
+type Tui = ReturnType<typeof startTui>;
+
+/**
+ * CPU of the TUI process while it follows an answer streamed at 30 chunks/s, in equal
+ * windows: flat means each chunk costs the same however long the message has grown.
+ */
+async function streamingRows(
+  store: Awaited<ReturnType<typeof createJournalStore>>,
+  url: string,
+  windowSeconds: number,
+  windows: number,
+): Promise<BenchRow[]> {
+  const journal = await store.create({ cwd: root, title: 'bench streaming', model: 'demo' });
+  await journal.append([userMessage('write a long answer'), turnStart(1)]);
+  const tui = startTui(url, journal.header.sessionId, 120, 40);
+  try {
+    await tui.waitFor((s) => s.includes('write a long answer'), 'the session');
+    const at = { turn: 1 };
+    await journal.append([
+      chunk(at, {
+        case: 'blockStart',
+        value: { $typeName: 'dsh.session.v1.BlockStart', index: 0, blockType: BlockType.TEXT },
+      }),
+    ]);
+    const shares: number[] = [];
+    let n = 0;
+    for (let w = 0; w < windows; w++) {
+      const cpu = cpuSeconds(tui.pid);
+      const start = performance.now();
+      while (since(start) < windowSeconds * 1000) {
+        const text =
+          n % 12 === 11
+            ? `\n\n## Part ${n}\n\n`
+            : `word ${n} with **bold** and \`code\` in a sentence that goes on, `;
+        n++;
+        await journal.append([
+          chunk(at, {
+            case: 'textDelta',
+            value: { $typeName: 'dsh.session.v1.TextDelta', index: 0, text },
+          }),
+        ]);
+        await sleep(1000 / 30);
+      }
+      shares.push(((cpuSeconds(tui.pid) - cpu) / (since(start) / 1000)) * 100);
+    }
+    return [
+      ...shares.map((share, i) => ({
+        section: 'tui',
+        name: `CPU following a 30 chunks/s answer, ${windowSeconds} s window ${i + 1}/${windows}`,
+        value: share,
+        unit: '% of a core',
+        note: i === 0 ? 'the `dsh tui` process in tmux, 120x40' : '',
+      })),
+      {
+        section: 'tui',
+        name: 'streaming CPU, last window / first',
+        value: (shares.at(-1) ?? Number.NaN) / (shares[0] ?? Number.NaN),
+        unit: 'x',
+        note: `${n} chunks; flat is 1`,
+      },
+    ];
+  } finally {
+    tui.kill();
+  }
+}
+
+/** Presses `g` (top) in the conversation once per older page, each after the last loaded. */
+async function loadOlderPages(tui: Tui, pages: number): Promise<number> {
+  let loaded = 0;
+  for (; loaded < pages; loaded++) {
+    const before = tui.screen();
+    tui.keys('g');
+    try {
+      await tui.waitFor(
+        (s) => s !== before && !s.includes('loading older'),
+        `older page ${loaded + 1}`,
+        10_000,
+      );
+      // The selection moves before the page is asked for: wait for that page too.
+      await sleep(300);
+      await tui.waitFor((s) => !s.includes('loading older'), `older page ${loaded + 1}`);
+    } catch {
+      break;
+    }
+  }
+  return loaded;
+}
+
+/**
+ * Resident memory of the TUI process after opening a 100k-event session and after
+ * loading `pages` older pages: the target is at most 1.2x, pages far above the
+ * viewport being released.
+ */
+async function memoryRows(
+  url: string,
+  sessionId: string,
+  events: number,
+  pages: number,
+): Promise<BenchRow[]> {
+  const tui = startTui(url, sessionId, 120, 40);
+  try {
+    await tui.waitFor((s) => s.includes('following'), 'the long session', 60_000);
+    await sleep(1000);
+    const opened = rssMb(tui.pid);
+    tui.keys('Tab'); // composer -> conversation
+    await tui.waitFor((s) => s.includes('j/k cards'), 'the conversation focused');
+    const loaded = await loadOlderPages(tui, pages);
+    await sleep(1000);
+    const after = rssMb(tui.pid);
+    return [
+      {
+        section: 'tui',
+        name: `RSS after opening a ${events.toLocaleString('en-US')}-event session`,
+        value: opened,
+        unit: 'MB',
+      },
+      {
+        section: 'tui',
+        name: `RSS after ${loaded} older pages`,
+        value: after,
+        unit: 'MB',
+      },
+      {
+        section: 'tui',
+        name: `RSS after ${loaded} older pages / after opening`,
+        value: after / opened,
+        unit: 'x',
+        note: 'target <= 1.2 (far pages released)',
+      },
+    ];
+  } finally {
+    tui.kill();
+  }
+}
+
+/**
+ * Resize redraw time of the TUI (in this process, drawing to a sink) with about `events`
+ * events in its window: from the terminal's resize event to the frame written.
+ */
+async function resizeRows(url: string, sessionId: string, events: number): Promise<BenchRow[]> {
+  let columns = 120;
+  let rows = 40;
+  const output = Object.assign(
+    new Writable({
+      write(_chunk, _encoding, callback) {
+        callback();
+      },
+    }),
+    {
+      isTTY: true,
+      get columns() {
+        return columns;
+      },
+      get rows() {
+        return rows;
+      },
+    },
+  );
+  const input = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => {} });
+  const app = createTuiApp({
+    client: createSessionClient(url),
+    hostLabel: 'bench',
+    input,
+    output,
+    colorDepth: 256,
+    mouse: false,
+    sessionId,
+  });
+  try {
+    const window = () => app.state.open?.window;
+    const deadline = Date.now() + 60_000;
+    while (!(window()?.state.opened ?? false)) {
+      if (Date.now() > deadline) throw new Error('the session did not open');
+      await sleep(20);
+    }
+    let loaded = 0;
+    const count = () => {
+      const snapshot = window()?.state.snapshot;
+      return snapshot === undefined ? 0 : snapshot.endSeq - snapshot.firstSeq;
+    };
+    while (count() < events && (window()?.state.hasMore ?? false) && loaded < 200) {
+      await window()?.loadOlder();
+      loaded++;
+    }
+    const times: number[] = [];
+    const sizes = [
+      [80, 24],
+      [200, 50],
+      [100, 30],
+      [160, 45],
+    ] as const;
+    for (let i = 0; i < 12; i++) {
+      const [c, r] = sizes[i % sizes.length] as readonly [number, number];
+      const draws = app.renders;
+      columns = c;
+      rows = r;
+      const start = performance.now();
+      output.emit('resize');
+      while (app.renders === draws) await new Promise((resolve) => setImmediate(resolve));
+      times.push(since(start));
+      await sleep(50);
+    }
+    return [
+      {
+        section: 'tui',
+        name: `resize redraw p50, ${count().toLocaleString('en-US')} events loaded`,
+        value: percentile(times, 50),
+        unit: 'ms',
+        note: 'resize event to frame written, no full clear',
+      },
+      { section: 'tui', name: 'resize redraw max', value: Math.max(...times), unit: 'ms' },
+    ];
+  } finally {
+    app.close();
+  }
+}
+
+/**
+ * The terminal client's rows: CPU while streaming, memory after paging a 100k-event
+ * session, resize redraw time. Empty (with a note on stderr) when tmux is missing.
+ */
+export async function tuiBench(quick: boolean): Promise<BenchRow[]> {
+  if (spawnSync('tmux', ['-V']).status !== 0) {
+    process.stderr.write('tui bench skipped: install the Debian package `tmux`\n');
+    return [];
+  }
+  const events = quick ? 10_000 : 100_000;
+  const path = await longJournal(events);
+  const dir = mkdtempSync(join(tmpdir(), 'dsh-tui-bench-'));
+  const store = await createJournalStore({
+    dataDir: join(dir, 'sessions'),
+    fixtureDirs: [dirname(path)],
+  });
+  const server = await startServer({ store, port: 0, defaultCwd: dir, log: () => {} });
+  try {
+    return [
+      ...(await streamingRows(store, server.url, quick ? 3 : 8, 3)),
+      ...(await memoryRows(server.url, `long-${events}`, events, quick ? 5 : 20)),
+      ...(await resizeRows(server.url, `long-${events}`, quick ? 5_000 : 12_000)),
+    ];
+  } finally {
+    await server.close();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
