@@ -6,7 +6,7 @@ import { textBlock } from '../content-blocks.js';
 import { isRecord, numberOf, stringOf, type JsonRecord } from '../json-fields.js';
 import { contentOf, previewChunks, type PendingBlock } from '../claude-code/pending-message.js';
 import type { FlushMode, TimedPayload } from '../claude-code/transcript-converter.js';
-import { interruptedResult } from '../import-payloads.js';
+import { extensionPayload, interruptedResult } from '../import-payloads.js';
 import {
   localShellCall,
   translateCodexCall,
@@ -73,6 +73,11 @@ export function initialRolloutState(): RolloutState {
     version: '',
     title: '',
   };
+}
+
+/** A rollout line or item the converter does not map, kept whole as `codex/<kind>`. */
+function extension(kind: string, data: JsonRecord): EventPayload {
+  return extensionPayload(codexSource, kind, data);
 }
 
 /** Turns rollout lines into dsh event payloads, one line at a time. */
@@ -426,17 +431,6 @@ export function createRolloutConverter(
       return out;
     },
     state: () => structuredClone(s),
-  };
-}
-
-function extension(kind: string, data: JsonRecord): EventPayload {
-  return {
-    case: 'extension',
-    value: {
-      $typeName: 'dsh.session.v1.ExtensionEvent',
-      type: `codex/${kind}`,
-      dataJson: JSON.stringify(data),
-    },
   };
 }
 
