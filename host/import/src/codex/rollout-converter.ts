@@ -392,8 +392,10 @@ export function createRolloutConverter(
         const images = Array.isArray(event.images)
           ? event.images.filter((i): i is string => typeof i === 'string')
           : [];
-        emit(out, p.userMessage(userContent(message, images), codexSource));
-        if (s.title === '') s.title = requestOf(message);
+        const { ide, request } = splitIdeContext(message);
+        if (ide !== undefined) context(out, ide, codexEnvelopes.context, { kind: 'ide' });
+        emit(out, p.userMessage(userContent(request, images), codexSource));
+        if (s.title === '') s.title = request.trim();
         openTurn(out);
         return;
       }
@@ -574,11 +576,25 @@ function userContent(text: string, images: readonly string[]): ContentBlock[] {
   return blocks;
 }
 
-/** The request part of a prompt an editor extension prefixed with `# Context from my IDE setup:`. */
-function requestOf(message: string): string {
-  const marker = '## My request for Codex:';
-  const at = message.indexOf(marker);
-  return (at === -1 ? message : message.slice(at + marker.length)).trim();
+const ideHead = '# Context from my IDE setup:';
+const requestHead = '## My request for Codex:';
+
+/**
+ * A prompt an editor extension prefixed with `# Context from my IDE setup:` (open tabs,
+ * the active file, a selection) split into that context and the request after
+ * `## My request for Codex:`; other prompts are all request.
+ */
+function splitIdeContext(message: string): { ide: string | undefined; request: string } {
+  const at = message.indexOf(requestHead);
+  if (!message.trimStart().startsWith(ideHead) || at === -1)
+    return { ide: undefined, request: message };
+  return {
+    ide: message.slice(0, at).trim(),
+    request: message
+      .slice(at + requestHead.length)
+      .replace(/^\s*\n/, '')
+      .trimEnd(),
+  };
 }
 
 function reviewText(type: string, event: JsonRecord): string {

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { contextView, createConversation } from '@dsh/card-models';
+import { contextView, createConversation, flattenContent } from '@dsh/card-models';
 import { createJournalStore, type FileJournalStore } from '@dsh/journal-file';
 import { afterEach, describe, expect, it } from 'vitest';
 import { importCodex } from '../src/index.js';
@@ -218,5 +218,43 @@ describe('importCodex() of a patch touching several files', () => {
     if (text.includes('Success')) {
       expect(diff).toMatchObject({ kind: 'diff', path: 'src/a.ts', added: 1, removed: 1 });
     }
+  });
+});
+
+describe('importCodex() of a prompt from an editor extension', () => {
+  it('shows the IDE context as a context row and the request as the prompt', async () => {
+    const message = [
+      '# Context from my IDE setup:',
+      '',
+      '## Open tabs:',
+      '- a.ts: src/a.ts',
+      '',
+      '## My request for Codex:',
+      'Fix the parser',
+      'and its tests',
+    ].join('\n');
+    const { store, root } = await sandbox({
+      'rollout-2026-02-23T12-00-00-d.jsonl': [
+        meta('019c0000-0000-7000-8000-00000000000d'),
+        ...prompt(message),
+        done(),
+      ],
+    });
+    const [id] = (await importCodex(store, root)).sessions;
+    const journal = await store.open(id!);
+    expect(journal.header.title).toBe('Codex: Fix the parser');
+    const nodes = createConversation().apply({
+      kind: 'replace',
+      events: await allEvents(journal),
+    }).nodes;
+    const shown = nodes.flatMap((node) => {
+      if (node.kind === 'context') return [['context', contextView(node).text]];
+      if (node.kind === 'user') return [['user', flattenContent(node.content)]];
+      return [];
+    });
+    expect(shown).toEqual([
+      ['context', '# Context from my IDE setup:\n\n## Open tabs:\n- a.ts: src/a.ts'],
+      ['user', 'Fix the parser\nand its tests'],
+    ]);
   });
 });
