@@ -10,14 +10,18 @@ const stateGlyph = {
   ok: seg('✓ ', theme.ok),
   error: seg('✗ ', theme.error),
   stopped: seg('■ ', theme.stopped),
+  declined: seg('■ ', theme.stopped),
 } as const;
 
-/** The one-line head of a card: state, title and summary, cut to the width. */
+/**
+ * The one-line head of a card: its status (`card.status`, so a command that exited
+ * non-zero reads failed as in the web client), title and summary, cut to the width.
+ */
 export function cardHead(card: Card, width: number): StyledLine {
   const row = card.row;
   const summary = row.summary !== '' ? oneLine(row.summary) : (row.displayPath ?? '');
   const line: StyledLine = [
-    stateGlyph[row.state],
+    stateGlyph[card.status.state],
     seg(oneLine(row.title), theme.title),
     ...(summary !== '' ? [seg(` ${summary}`, theme.dim)] : []),
     ...(row.state === 'stopped' ? [seg(' interrupted', theme.stopped)] : []),

@@ -1,4 +1,5 @@
 import {
+  contextView,
   flattenContent,
   type AssistantBlock,
   type ConversationNode,
@@ -205,8 +206,7 @@ export function nodeItems(node: ConversationNode, context: NodeContext): Convers
       return [textItem(key, (w) => message(`steer: ${text}`, w, '↪', theme.notice), width, text)];
     }
     case 'context': {
-      const label = `context${node.envelope !== '' ? ` (${oneLine(node.envelope)})` : ''}`;
-      const text = flattenContent(node.content);
+      const { label, text } = contextView(node);
       const draw = (w: number, full: boolean) =>
         full
           ? message(`${label}\n${text}`, w, '·', theme.dim, theme.dim)

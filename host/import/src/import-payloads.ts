@@ -19,14 +19,23 @@ export const importPayloads = {
   contextMessage: (content: ContentBlock[], envelope: string, metaJson = ''): EventPayload =>
     eventPayloads.contextMessage(content, importSource, envelope, metaJson),
   /** A transcript line or block the importer does not map, kept whole as `claude-code/<kind>`. */
-  extension: (kind: string, data: JsonRecord): EventPayload => ({
+  extension: (kind: string, data: JsonRecord): EventPayload =>
+    extensionPayload(importSource, kind, data),
+};
+
+/**
+ * A line or item an importer does not map, kept whole as the extension `<agent>/<kind>`
+ * (its JSON fields as they were), so nothing of the transcript is lost.
+ */
+export function extensionPayload(agent: string, kind: string, data: JsonRecord): EventPayload {
+  return {
     case: 'extension',
     value: create(ExtensionEventSchema, {
-      type: `claude-code/${kind}`,
+      type: `${agent}/${kind}`,
       dataJson: JSON.stringify(data),
     }),
-  }),
-};
+  };
+}
 
 /**
  * The settlement an import writes for a call its transcript never settled (the session

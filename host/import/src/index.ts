@@ -39,7 +39,8 @@ export {
   type WatchClaudeCodeOptions,
 } from './claude-code/watch-claude-code.js';
 export { findRollouts, importCodex, type RolloutFile } from './codex/import-codex.js';
-export { codexSessionId, importRollout } from './codex/import-rollout.js';
+export { importRollout } from './codex/import-rollout.js';
+export { codexSessionId } from './codex/codex-session-id.js';
 export {
   createRolloutConverter,
   initialRolloutState,

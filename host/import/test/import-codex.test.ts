@@ -187,51 +187,56 @@ describe.skipIf(sharedTranscripts === undefined)(
       ['lines', 0],
       ['chunks', 5],
       ['chunks with pauses', 11],
-    ])('written in %s equals the one-time import event by event', async (cut, seed) => {
-      const next = createPrng(seed).next;
-      const files = (await readdir(rollouts)).filter((f) => f.endsWith('.jsonl'));
-      const once = await freshStore();
-      await importCodex(once, rollouts);
-      const live = await freshStore();
-      const into = await mkdtemp(join(tmpdir(), 'dsh-codex-live-'));
-      dirs.push(into);
-      for (const file of files) {
-        const text = await readFile(join(rollouts, file));
-        const target = join(into, file);
-        await writeFile(target, '');
-        const pieces: Buffer[] = [];
-        for (let at = 0; at < text.length;) {
-          const end =
-            cut === 'lines'
-              ? text.indexOf(10, at) + 1 || text.length
-              : at + 1 + Math.floor(next() ** 3 * 65536);
-          pieces.push(text.subarray(at, end));
-          at = end;
+    ])(
+      'written in %s equals the one-time import event by event',
+      async (cut, seed) => {
+        const next = createPrng(seed).next;
+        const files = (await readdir(rollouts)).filter((f) => f.endsWith('.jsonl'));
+        const once = await freshStore();
+        await importCodex(once, rollouts);
+        const live = await freshStore();
+        const into = await mkdtemp(join(tmpdir(), 'dsh-codex-live-'));
+        dirs.push(into);
+        for (const file of files) {
+          const text = await readFile(join(rollouts, file));
+          const target = join(into, file);
+          await writeFile(target, '');
+          const pieces: Buffer[] = [];
+          for (let at = 0; at < text.length;) {
+            const end =
+              cut === 'lines'
+                ? text.indexOf(10, at) + 1 || text.length
+                : at + 1 + Math.floor(next() ** 3 * 65536);
+            pieces.push(text.subarray(at, end));
+            at = end;
+          }
+          for (const piece of pieces) {
+            await appendFile(target, piece);
+            const flush: FlushMode = cut === 'chunks with pauses' && next() < 0.2 ? 'idle' : 'pass';
+            await importRollout(live, target, { flush });
+          }
+          await importRollout(live, target, { flush: 'final' });
         }
-        for (const piece of pieces) {
-          await appendFile(target, piece);
-          const flush: FlushMode = cut === 'chunks with pauses' && next() < 0.2 ? 'idle' : 'pass';
-          await importRollout(live, target, { flush });
+        const expected = await sessions(once);
+        const got = await sessions(live);
+        expect(Object.keys(got).sort()).toEqual(Object.keys(expected).sort());
+        const settled = (e: SessionEvent) => e.payload.case !== 'assistantChunk';
+        for (const [id, events] of Object.entries(expected)) {
+          expect({ id, events: json(got[id]!, settled) }).toEqual({
+            id,
+            events: json(events, settled),
+          });
         }
-        await importRollout(live, target, { flush: 'final' });
-      }
-      const expected = await sessions(once);
-      const got = await sessions(live);
-      expect(Object.keys(got).sort()).toEqual(Object.keys(expected).sort());
-      const settled = (e: SessionEvent) => e.payload.case !== 'assistantChunk';
-      for (const [id, events] of Object.entries(expected)) {
-        expect({ id, events: json(got[id]!, settled) }).toEqual({
-          id,
-          events: json(events, settled),
-        });
-      }
-      if (cut === 'chunks with pauses') {
-        const chunks = Object.values(got)
-          .flat()
-          .filter((e) => !settled(e));
-        expect(chunks.length).toBeGreaterThan(0);
-      }
-    });
+        if (cut === 'chunks with pauses') {
+          const chunks = Object.values(got)
+            .flat()
+            .filter((e) => !settled(e));
+          expect(chunks.length).toBeGreaterThan(0);
+        }
+        // Line by line is thousands of passes: minutes on a loaded machine.
+      },
+      300_000,
+    );
   },
 );
 

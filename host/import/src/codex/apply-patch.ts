@@ -45,6 +45,23 @@ export function parsePatch(text: string): PatchFile[] | undefined {
   return files.length === 0 ? undefined : files;
 }
 
+/**
+ * Each file of a Codex patch as a patch of its own (`*** Begin Patch`, that file's
+ * section, `*** End Patch`), in order; `undefined` when the text is not a patch.
+ */
+export function splitPatch(text: string): string[] | undefined {
+  if (parsePatch(text) === undefined) return undefined;
+  const lines = text.replace(/\r\n/g, '\n').split('\n');
+  let at = lines.findIndex((line) => line.trim() === '*** Begin Patch') + 1;
+  const sections: string[][] = [];
+  while (at < lines.length && lines[at]!.trim() !== '*** End Patch') {
+    if (fileHead.test(lines[at]!.trimEnd())) sections.push([]);
+    sections.at(-1)!.push(lines[at]!);
+    at += 1;
+  }
+  return sections.map((section) => ['*** Begin Patch', ...section, '*** End Patch'].join('\n'));
+}
+
 function patchFile(kind: string, path: string, body: string[]): PatchFile | undefined {
   if (kind === 'Delete') return { kind: 'delete', path };
   if (kind === 'Add') {

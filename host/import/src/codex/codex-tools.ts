@@ -2,7 +2,7 @@ import { create } from '@bufbuild/protobuf';
 import { errorCodes, exitMarker } from '@dsh/card-models/contract';
 import { ToolErrorSchema, type ToolError } from '@dsh/gen/events';
 import { isRecord, numberOf, parseRecord, stringOf, type JsonRecord } from '../json-fields.js';
-import { parsePatch, patchDiff, type PatchFile } from './apply-patch.js';
+import { parsePatch, patchDiff, splitPatch, type PatchFile } from './apply-patch.js';
 
 /** How a Codex call's output is read: which tool family it belongs to. */
 export type CodexToolKind = 'shell' | 'exec' | 'stdin' | 'patch' | 'plan' | 'search' | 'other';
@@ -30,7 +30,8 @@ export interface CodexResult {
  * `custom_tool_call`'s raw input) into a dsh call: `shell`, `container.exec` and
  * `exec_command` become `bash`, `write_stdin` `terminal_send`, `update_plan`
  * `todo_write`, a one-file `apply_patch` `write` or `edit`. Anything else (MCP tools,
- * multi-file patches, arguments that are not JSON) keeps its name and arguments.
+ * multi-file patches, arguments that are not JSON) keeps its name and arguments; a
+ * multi-file patch is split into one call per file by `patchParts`.
  */
 export function translateCodexCall(name: string, input: string): CodexCall {
   const args = parseRecord(input);
@@ -108,6 +109,18 @@ function patchOfCommand(words: string[], script: string | undefined): string | u
   if (script === undefined) return undefined;
   const heredoc = /^\s*apply_patch\s+<<\s*['"]?(\w+)['"]?\n([\s\S]*?)\n\1\s*$/.exec(script);
   return heredoc?.[2];
+}
+
+/**
+ * The calls dsh shows for one Codex call: a patch touching several files becomes one
+ * call per file (each a `write`, `edit` or, for a deletion, `apply_patch` of that file
+ * alone), so each file gets its own diff card; any other call is itself.
+ */
+export function patchParts(call: CodexCall): CodexCall[] {
+  if (call.kind !== 'patch' || call.patch === undefined) return [call];
+  const sections = splitPatch(call.patch);
+  if (sections === undefined || sections.length < 2) return [call];
+  return sections.map((section) => patchCall(section, JSON.stringify({ input: section })));
 }
 
 function patchCall(patch: string, raw: string): CodexCall {

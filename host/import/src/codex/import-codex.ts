@@ -61,38 +61,50 @@ export async function importCodex(
     const skipped: { path: string; reason: string }[] = [];
     let events = 0;
     let malformed = 0;
-    for (const [i, file] of files.entries()) {
-      const size = sizes[i] ?? 0;
+    const waiting: { file: RolloutFile; size: number; parent: string }[] = [];
+    const importOne = async (file: RolloutFile, size: number, waitForParent: boolean) => {
       try {
         const statePath = importStatePath(store.dataDir, file.path, codexStateDirName);
         const saved = await loadImportState(statePath, file.path);
         const id = typeof saved === 'object' ? saved.targets.main?.id : undefined;
         if (typeof saved === 'object' && saved.offset === size && id !== undefined && id !== '') {
           sessions.push(id);
-        } else {
-          const result = await importRollout(store, file.path, {
-            flush: 'final',
-            onWarning: options.onWarning,
-            onProgress: (offset) => options.onProgress?.(base + offset, total),
-          });
-          if (result.refused !== undefined) {
-            const reason = `not imported: ${result.refused}`;
-            if (single) failed.push({ path: file.path, error: reason });
-            else skipped.push({ path: file.path, reason });
-          }
-          if (result.empty === true) skipped.push({ path: file.path, reason: 'it is empty' });
-          sessions.push(...result.sessions);
-          events += result.events;
-          malformed += result.malformed;
+          return;
         }
+        const result = await importRollout(store, file.path, {
+          flush: 'final',
+          waitForParent,
+          onWarning: options.onWarning,
+          onProgress: (offset) => options.onProgress?.(Math.min(base + offset, total), total),
+        });
+        if (result.waitingFor !== undefined) {
+          waiting.push({ file, size, parent: result.waitingFor });
+          return;
+        }
+        if (result.refused !== undefined) {
+          const reason = `not imported: ${result.refused}`;
+          if (single) failed.push({ path: file.path, error: reason });
+          else skipped.push({ path: file.path, reason });
+        }
+        if (result.empty === true) skipped.push({ path: file.path, reason: 'it is empty' });
+        sessions.push(...result.sessions);
+        events += result.events;
+        malformed += result.malformed;
       } catch (error) {
         const message = (error as Error).message;
         failed.push({ path: file.path, error: message });
         options.onWarning?.(`${file.path}: ${message}`);
       }
+    };
+    for (const [i, file] of files.entries()) {
+      const size = sizes[i] ?? 0;
+      await importOne(file, size, true);
       base += size;
       options.onProgress?.(base, total);
     }
+    // Sub-agents whose parent came later in path order; a parent not among the files
+    // leaves its sub-agent a root session (with a warning).
+    for (const { file, size } of waiting.splice(0)) await importOne(file, size, false);
     return { files: files.length, sessions, events, malformed, failed, skipped };
   } finally {
     await release();

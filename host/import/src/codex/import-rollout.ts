@@ -1,8 +1,15 @@
 import { stat } from 'node:fs/promises';
-import { basename } from 'node:path';
 import type { Journal } from '@dsh/journal';
 import type { FileJournalStore } from '@dsh/journal-file';
-import { createOrAdopt, modelOf, titleOf, unknownEvents } from '../import-journals.js';
+import { eventPayloads as p } from '@dsh/journal';
+import { textBlock } from '../content-blocks.js';
+import {
+  createOrAdopt,
+  journalExists,
+  modelOf,
+  titleOf,
+  unknownEvents,
+} from '../import-journals.js';
 import {
   codexStateDirName,
   importStatePath,
@@ -16,38 +23,40 @@ import type { ImportPassOptions, TranscriptImport } from '../claude-code/import-
 import type { TimedPayload } from '../claude-code/transcript-converter.js';
 import { emptyRoutes } from '../claude-code/sidechain-routes.js';
 import {
+  codexEnvelopes,
+  codexSource,
   createRolloutConverter,
   initialRolloutState,
   type RolloutState,
 } from './rollout-converter.js';
+import { spawnCallOf, spawnOrigin, spawnText } from './codex-subagents.js';
 import { parseRolloutLine } from './rollout-line.js';
 import { eventTimes } from '../event-times.js';
-
-/** The prefix of every session imported from Codex. */
-export const codexIdPrefix = 'codex-';
-
-/**
- * `codex-<Codex session id>`: the dsh id of a rollout's session (its `session_meta` id, or
- * the file name's trailing id when the rollout has none).
- */
-export function codexSessionId(codexId: string, path: string): string {
-  const fromName = /([0-9a-f]{8}-[0-9a-f-]{27,})\.jsonl$/i.exec(basename(path))?.[1];
-  const id = codexId || fromName || basename(path).replace(/\.jsonl$/i, '');
-  return `${codexIdPrefix}${id.replace(/[^A-Za-z0-9_-]/g, '_')}`.slice(0, 128);
-}
+import { codexSessionId } from './codex-session-id.js';
 
 const batchEvents = 1000;
 const batchBytes = 4 << 20;
+
+/** Options of one pass over a rollout. */
+export interface RolloutPassOptions extends ImportPassOptions {
+  /**
+   * When set, a new sub-agent rollout whose parent session is not imported yet is left
+   * for later (`waitingFor`); otherwise it is imported as a root session, with a warning.
+   */
+  readonly waitForParent?: boolean;
+}
 
 /**
  * Imports what is new in one Codex rollout: complete lines from the saved byte offset,
  * converted and appended in batches with the state saved after each, so re-running never
  * duplicates and a grown rollout is continued. A file that is not a rollout is refused.
+ * A sub-agent's rollout becomes a child of the session that spawned it, starting with a
+ * context row that links the parent's call.
  */
 export async function importRollout(
   store: FileJournalStore,
   path: string,
-  options: ImportPassOptions,
+  options: RolloutPassOptions,
 ): Promise<TranscriptImport> {
   const statePath = importStatePath(store.dataDir, path, codexStateDirName);
   const loaded = await loadImportState<RolloutState>(statePath, path);
@@ -57,6 +66,11 @@ export async function importRollout(
     if (sniffed.kind === 'empty') return { sessions: [], events: 0, malformed: 0, empty: true };
     if (sniffed.kind === 'unknown') return refused(sniffed.reason);
     if (sniffed.format !== 'codex') return refused(wrongFormat(sniffed.format, 'codex'));
+    if (options.waitForParent === true) {
+      const parent = await missingParent(store, path);
+      if (parent !== undefined)
+        return { sessions: [], events: 0, malformed: 0, waitingFor: parent };
+    }
   }
   const state: ImportState<RolloutState> = loaded ?? {
     version: 1,
@@ -91,13 +105,40 @@ export async function importRollout(
     if (saved.id !== '') return (journal = await store.open(saved.id));
     const converted = converter.state();
     saved.id = codexSessionId(converted.sessionId, path);
-    const payloads = buffer.map((e) => e.payload);
     const first = buffer.find((e) => e.time !== undefined)?.time;
+    const origin = converted.origin;
+    if (origin !== undefined) {
+      const parent = codexSessionId(origin.parentThreadId);
+      if (await journalExists(store, parent)) {
+        saved.parentId = parent;
+        const call = await spawnCallOf(store, parent, saved.id);
+        const meta = {
+          sessionId: parent,
+          ...(call.callId === undefined ? {} : { callId: call.callId }),
+        };
+        const row = p.contextMessage(
+          [textBlock(spawnText(origin, parent, call))],
+          codexSource,
+          codexEnvelopes.subagent,
+          JSON.stringify(meta),
+        );
+        buffer.unshift({ payload: row, time: first });
+      } else {
+        options.onWarning?.(
+          `${path}: parent session ${parent} is not imported; importing the sub-agent as a root session`,
+        );
+      }
+    }
+    const payloads = buffer.map((e) => e.payload);
+    const agent =
+      origin === undefined
+        ? 'Codex'
+        : `Codex sub-agent${origin.nickname === '' ? '' : ` ${origin.nickname}`}`;
     const created = await createOrAdopt(store, {
       sessionId: saved.id,
-      parentId: '',
+      parentId: saved.parentId,
       cwd: converted.cwd,
-      title: titleOf(payloads, 'Codex', converted.title),
+      title: titleOf(payloads, agent, converted.title),
       model: modelOf(payloads) || converted.model,
       origin: 'codex',
       ...(first === undefined ? {} : { createdAt: new Date(first) }),
@@ -157,6 +198,19 @@ export async function importRollout(
   buffer.push(...converter.flush(options.flush));
   if (offset !== state.offset || buffer.length > 0) await commit(offset, lineNo);
   return { sessions: saved.id === '' ? [] : [saved.id], events, malformed };
+}
+
+/** The session a sub-agent rollout's first line names as its parent, when it is not imported. */
+async function missingParent(store: FileJournalStore, path: string): Promise<string | undefined> {
+  for await (const line of readLines(path, 0)) {
+    const parsed = parseRolloutLine(line.text);
+    if (!parsed.ok || parsed.value.type !== 'session_meta') return undefined;
+    const origin = spawnOrigin(parsed.value.payload);
+    if (origin === undefined) return undefined;
+    const parent = codexSessionId(origin.parentThreadId);
+    return (await journalExists(store, parent)) ? undefined : parent;
+  }
+  return undefined;
 }
 
 function refused(reason: string): TranscriptImport {

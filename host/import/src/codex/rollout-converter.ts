@@ -6,14 +6,17 @@ import { textBlock } from '../content-blocks.js';
 import { isRecord, numberOf, stringOf, type JsonRecord } from '../json-fields.js';
 import { contentOf, previewChunks, type PendingBlock } from '../claude-code/pending-message.js';
 import type { FlushMode, TimedPayload } from '../claude-code/transcript-converter.js';
-import { interruptedResult } from '../import-payloads.js';
+import { extensionPayload, interruptedResult } from '../import-payloads.js';
 import {
   localShellCall,
+  patchParts,
   translateCodexCall,
   translateCodexOutput,
   type CodexCall,
 } from './codex-tools.js';
 import type { RolloutLine } from './rollout-line.js';
+import { codexSessionId } from './codex-session-id.js';
+import { spawnEvent, spawnOrigin, spawnedThreadId, type SpawnOrigin } from './codex-subagents.js';
 
 /** The `source` of messages a Codex import writes. */
 export const codexSource = 'codex';
@@ -24,12 +27,15 @@ export const codexEnvelopes = {
   context: 'codex/context',
   notice: 'codex/notice',
   review: 'codex/review',
+  subagent: 'codex/subagent',
 } as const;
 
 /** A call whose result has not been read yet. */
 interface OpenCodexCall extends CodexCall {
   readonly turn: number;
   readonly step: number;
+  /** The Codex call id of a call that is one file of a multi-file patch. */
+  readonly codexId?: string;
 }
 
 /** The conversion state of one rollout: JSON, so an import can continue where it stopped. */
@@ -54,6 +60,10 @@ export interface RolloutState {
   version: string;
   /** The first prompt's request (without the IDE context Codex's editor extensions add). */
   title: string;
+  /** Set when the rollout is a sub-agent's: the session that spawned it. */
+  origin?: SpawnOrigin;
+  /** Thread ids of the sub-agents spawn events reported, by the spawning call's id. */
+  spawned?: Record<string, string>;
 }
 
 /** The state a fresh rollout starts with. */
@@ -72,7 +82,13 @@ export function initialRolloutState(): RolloutState {
     cwd: '',
     version: '',
     title: '',
+    spawned: {},
   };
+}
+
+/** A rollout line or item the converter does not map, kept whole as `codex/<kind>`. */
+function extension(kind: string, data: JsonRecord): EventPayload {
+  return extensionPayload(codexSource, kind, data);
 }
 
 /** Turns rollout lines into dsh event payloads, one line at a time. */
@@ -123,6 +139,17 @@ const quietEvents: ReadonlySet<string> = new Set([
   'undo_started',
   'undo_completed',
   'deprecation_notice',
+  'collab_agent_spawn_begin',
+  'collab_agent_spawn_end',
+  'collab_agent_interaction_begin',
+  'collab_agent_interaction_end',
+  'collab_waiting_begin',
+  'collab_waiting_end',
+  'collab_close_begin',
+  'collab_close_end',
+  'collab_resume_begin',
+  'collab_resume_end',
+  'sub_agent_activity',
 ]);
 
 /**
@@ -186,12 +213,26 @@ export function createRolloutConverter(
     s.step += 1;
   };
 
-  const block = (next: PendingBlock, call?: CodexCall): void => {
+  const block = (next: PendingBlock, call?: CodexCall, codexId?: string): void => {
     s.pending ??= { blocks: [], previewed: 0 };
     s.pending.blocks.push(next);
     if (now !== undefined) s.pending.time = now;
     if (call !== undefined && next.kind === 'tool') {
-      s.openCalls[next.id] = { ...call, turn: s.turn, step: s.step };
+      const at = { turn: s.turn, step: s.step, ...(codexId === undefined ? {} : { codexId }) };
+      s.openCalls[next.id] = { ...call, ...at };
+    }
+  };
+
+  /** Gathers a call, split into one dsh call per file when it patches several files. */
+  const callBlocks = (id: string, call: CodexCall): void => {
+    const parts = patchParts(call);
+    if (parts.length === 1) {
+      block({ kind: 'tool', id, name: call.name, args: call.args }, call);
+      return;
+    }
+    for (const [index, part] of parts.entries()) {
+      const partId = `${id}#${index + 1}`;
+      block({ kind: 'tool', id: partId, name: part.name, args: part.args }, part, id);
     }
   };
 
@@ -212,9 +253,28 @@ export function createRolloutConverter(
   const result = (out: TimedPayload[], callId: string, output: string): void => {
     emitPending(out);
     emitHeld(out);
-    const call = Object.hasOwn(s.openCalls, callId) ? s.openCalls[callId] : undefined;
-    if (call !== undefined) delete s.openCalls[callId];
+    const parts = Object.entries(s.openCalls).filter(([, c]) => c.codexId === callId);
+    if (parts.length === 0) {
+      const call = Object.hasOwn(s.openCalls, callId) ? s.openCalls[callId] : undefined;
+      if (call !== undefined) delete s.openCalls[callId];
+      settle(out, callId, call, output);
+      return;
+    }
+    for (const [partId, part] of parts) {
+      delete s.openCalls[partId];
+      settle(out, partId, part, output);
+    }
+  };
+
+  const settle = (
+    out: TimedPayload[],
+    callId: string,
+    call: OpenCodexCall | undefined,
+    output: string,
+  ): void => {
     const r = translateCodexOutput(call, output);
+    const child = call?.name === 'spawn_agent' ? spawnedChild(callId, output) : undefined;
+    const meta = child === undefined ? r.meta : { childSessionId: child };
     const position = call ?? { turn: s.turn, step: Math.max(s.step - 1, 0) };
     emit(out, {
       case: 'toolResult',
@@ -226,9 +286,17 @@ export function createRolloutConverter(
         content: [textBlock(r.text)],
         isError: r.isError,
         error: r.error,
-        metaJson: r.meta === undefined ? '' : JSON.stringify(r.meta),
+        metaJson: meta === undefined ? '' : JSON.stringify(meta),
       },
     });
+  };
+
+  /** The session of the sub-agent a `spawn_agent` call started, by its spawn event or output. */
+  const spawnedChild = (callId: string, output: string): string | undefined => {
+    const known = Object.hasOwn(s.spawned ?? {}, callId) ? s.spawned?.[callId] : undefined;
+    const threadId = known ?? spawnedThreadId(output);
+    if (s.spawned !== undefined) delete s.spawned[callId];
+    return threadId === undefined ? undefined : codexSessionId(threadId);
   };
 
   const responseItem = (item: JsonRecord, out: TimedPayload[]): void => {
@@ -263,15 +331,13 @@ export function createRolloutConverter(
         const id = stringOf(item, 'call_id') ?? stringOf(item, 'id') ?? '';
         const name = stringOf(item, 'name') ?? '';
         const input = stringOf(item, type === 'function_call' ? 'arguments' : 'input') ?? '';
-        const call = translateCodexCall(name, input);
-        block({ kind: 'tool', id, name: call.name, args: call.args }, call);
+        callBlocks(id, translateCodexCall(name, input));
         return;
       }
       case 'local_shell_call': {
         emitHeld(out);
         const id = stringOf(item, 'call_id') ?? stringOf(item, 'id') ?? '';
-        const call = localShellCall(item.action);
-        block({ kind: 'tool', id, name: call.name, args: call.args }, call);
+        callBlocks(id, localShellCall(item.action));
         return;
       }
       case 'function_call_output':
@@ -311,6 +377,8 @@ export function createRolloutConverter(
 
   const eventMsg = (event: JsonRecord, out: TimedPayload[]): void => {
     const type = stringOf(event, 'type') ?? '';
+    const spawn = spawnEvent(event);
+    if (spawn !== undefined) (s.spawned ??= {})[spawn.callId] = spawn.threadId;
     if (quietEvents.has(type)) return;
     switch (type) {
       case 'user_message': {
@@ -324,8 +392,10 @@ export function createRolloutConverter(
         const images = Array.isArray(event.images)
           ? event.images.filter((i): i is string => typeof i === 'string')
           : [];
-        emit(out, p.userMessage(userContent(message, images), codexSource));
-        if (s.title === '') s.title = requestOf(message);
+        const { ide, request } = splitIdeContext(message);
+        if (ide !== undefined) context(out, ide, codexEnvelopes.context, { kind: 'ide' });
+        emit(out, p.userMessage(userContent(request, images), codexSource));
+        if (s.title === '') s.title = request.trim();
         openTurn(out);
         return;
       }
@@ -375,9 +445,12 @@ export function createRolloutConverter(
       const out: TimedPayload[] = [];
       switch (line.type) {
         case 'session_meta':
+          // A forked sub-agent's rollout repeats its parent's `session_meta` after its own.
+          if (s.sessionId !== '') break;
           s.sessionId = stringOf(line.payload, 'id') ?? s.sessionId;
           s.cwd = stringOf(line.payload, 'cwd') ?? s.cwd;
           s.version = stringOf(line.payload, 'cli_version') ?? s.version;
+          s.origin = spawnOrigin(line.payload);
           break;
         case 'turn_context':
           s.model = stringOf(line.payload, 'model') ?? s.model;
@@ -426,17 +499,6 @@ export function createRolloutConverter(
       return out;
     },
     state: () => structuredClone(s),
-  };
-}
-
-function extension(kind: string, data: JsonRecord): EventPayload {
-  return {
-    case: 'extension',
-    value: {
-      $typeName: 'dsh.session.v1.ExtensionEvent',
-      type: `codex/${kind}`,
-      dataJson: JSON.stringify(data),
-    },
   };
 }
 
@@ -514,11 +576,25 @@ function userContent(text: string, images: readonly string[]): ContentBlock[] {
   return blocks;
 }
 
-/** The request part of a prompt an editor extension prefixed with `# Context from my IDE setup:`. */
-function requestOf(message: string): string {
-  const marker = '## My request for Codex:';
-  const at = message.indexOf(marker);
-  return (at === -1 ? message : message.slice(at + marker.length)).trim();
+const ideHead = '# Context from my IDE setup:';
+const requestHead = '## My request for Codex:';
+
+/**
+ * A prompt an editor extension prefixed with `# Context from my IDE setup:` (open tabs,
+ * the active file, a selection) split into that context and the request after
+ * `## My request for Codex:`; other prompts are all request.
+ */
+function splitIdeContext(message: string): { ide: string | undefined; request: string } {
+  const at = message.indexOf(requestHead);
+  if (!message.trimStart().startsWith(ideHead) || at === -1)
+    return { ide: undefined, request: message };
+  return {
+    ide: message.slice(0, at).trim(),
+    request: message
+      .slice(at + requestHead.length)
+      .replace(/^\s*\n/, '')
+      .trimEnd(),
+  };
 }
 
 function reviewText(type: string, event: JsonRecord): string {
