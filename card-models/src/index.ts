@@ -34,6 +34,19 @@ export {
 // What a composer's text asks for.
 export { compactCommand, composerCommand, type ComposerCommand } from './composer/index.js';
 
+// Token usage, cost and context of a session.
+export {
+  compactCount,
+  noTokens,
+  sessionUsage,
+  usdLabel,
+  type ContextFacts,
+  type CostFacts,
+  type SessionUsage,
+  type TokenCounts,
+  type TurnUsageFacts,
+} from './usage/index.js';
+
 // Card models.
 export {
   abbreviateHome,
