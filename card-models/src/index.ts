@@ -47,6 +47,9 @@ export {
   type TurnUsageFacts,
 } from './usage/index.js';
 
+// Word-level highlights of a diff's changed rows.
+export { wordDiff, wordDiffMaxLineLength, type WordSpan } from './cards/index.js';
+
 // Card models.
 export {
   abbreviateHome,
