@@ -34,6 +34,22 @@ export {
 // What a composer's text asks for.
 export { compactCommand, composerCommand, type ComposerCommand } from './composer/index.js';
 
+// Token usage, cost and context of a session.
+export {
+  compactCount,
+  noTokens,
+  sessionUsage,
+  usdLabel,
+  type ContextFacts,
+  type CostFacts,
+  type SessionUsage,
+  type TokenCounts,
+  type TurnUsageFacts,
+} from './usage/index.js';
+
+// Word-level highlights of a diff's changed rows.
+export { wordDiff, wordDiffMaxLineLength, type WordSpan } from './cards/index.js';
+
 // Card models.
 export {
   abbreviateHome,

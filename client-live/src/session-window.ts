@@ -33,6 +33,8 @@ export interface SessionWindowState {
   readonly loadingOlder: boolean;
   /** The projection baseline of the last tail page. */
   readonly baseline: Baseline | undefined;
+  /** The last tail page's baseline after its last event (totals including the page). */
+  readonly endBaseline: Baseline | undefined;
   readonly connection: ConnectionState;
   /** Why the last older page or window change failed; cleared by the next success. */
   readonly error: string | undefined;
@@ -69,6 +71,7 @@ function initialFields(sessionId: string, snapshot: ConversationSnapshot): Windo
     hasMore: false,
     loadingOlder: false,
     baseline: undefined,
+    endBaseline: undefined,
     connection: { kind: 'connecting' },
     error: undefined,
     resyncs: 0,
@@ -155,6 +158,7 @@ export function createSessionWindow(options: SessionWindowOptions): SessionWindo
     if (fields.opened) fields.resyncs += 1;
     fields.opened = true;
     fields.baseline = response.baseline;
+    fields.endBaseline = response.endBaseline;
     fields.error = undefined;
     notifier.schedule();
   }

@@ -52,6 +52,7 @@ describe('createSessionWindow()', () => {
     expect(tail.hasMore).toBe(true);
     expect(tail.snapshot.endSeq).toBe(total);
     expect(tail.baseline).toBeDefined();
+    expect(tail.endBaseline?.beforeSeq).toBe(total);
     let pages = 0;
     while (window.state.hasMore) {
       const before = window.state.snapshot.firstSeq;

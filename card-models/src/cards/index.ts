@@ -34,6 +34,7 @@ export { planCard, type PlanCard } from './plan-card.js';
 export { contextView, type ContextView } from './context-view.js';
 export { mcpToolName, planRenderer, rendererName } from './imported-tools.js';
 export { diffCard, type DiffCard, type DiffHunk, type DiffLine } from './diff-card.js';
+export { wordDiff, wordDiffMaxLineLength, type WordSpan } from './word-diff.js';
 export {
   readCard,
   type ReadCard,

@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { createAgentRuntime, type AgentRuntime, type ApprovalPolicy } from '@dsh/agent';
 import { journalsDir } from '@dsh/fixtures/journals';
 import type { SessionEvent } from '@dsh/gen/events';
-import type { JournalStore } from '@dsh/journal';
+import {
+  createProjectionRegistry,
+  standardProjections,
+  type JournalStore,
+  type PriceTable,
+} from '@dsh/journal';
 import { createJournalStore } from '@dsh/journal-file';
 import { createDemoProvider, demoSteps, type ModelProvider } from '@dsh/providers';
 import { startServer, type RunningServer } from '@dsh/server';
@@ -62,6 +67,8 @@ export async function startWebHost(
     chunkDelayMs?: number;
     provider?: ModelProvider;
     approvals?: Record<string, ApprovalPolicy>;
+    /** Model prices, so baselines carry a cost (none by default, like a host without any). */
+    prices?: PriceTable;
   } = {},
 ): Promise<WebHost> {
   const dir = await mkdtemp(join(tmpdir(), 'dsh-web-test-'));
@@ -73,6 +80,9 @@ export async function startWebHost(
     const store = await createJournalStore({
       dataDir: join(dir, 'sessions'),
       fixtureDirs: [fixtureJournals],
+      ...(options.prices !== undefined && {
+        projections: createProjectionRegistry(standardProjections(options.prices)),
+      }),
     });
     const tools = createFirstPartyTools({ homeDir: dir });
     const agent = createAgentRuntime({

@@ -129,6 +129,8 @@ export interface JournalPage {
   readonly hasMore: boolean;
   /** Set on the tail page only. */
   readonly baseline: Baseline | undefined;
+  /** Set on the tail page only: the state after its last event. */
+  readonly endBaseline?: Baseline | undefined;
 }
 
 /** What creating a session takes. */

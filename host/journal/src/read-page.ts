@@ -7,7 +7,8 @@ import type { ProjectionRegistry } from './projections/index.js';
 /**
  * The message-aligned page of `log` ending before `beforeSeq` (the tail when undefined),
  * from the backend's message starts, byte counts and one range read, so its cost is
- * O(page) whatever the session's size. The tail page carries the baseline at its start.
+ * O(page) whatever the session's size. The tail page carries the baseline at its start
+ * and at its end.
  */
 export async function readPage(
   log: JournalLog,
@@ -23,11 +24,13 @@ export async function readPage(
   const { end, size } = request.value;
   const starts = await log.messageStarts({ before: end, last: size + 1 });
   const { start } = await pageRange(starts, end, size, (from, to) => log.bytes(from, to));
-  const [events, baseline] = await Promise.all([
+  const tail = beforeSeq === undefined;
+  const [events, baseline, endBaseline] = await Promise.all([
     log.read(start, end),
-    beforeSeq === undefined ? baselineAt(log, registry, start) : undefined,
+    tail ? baselineAt(log, registry, start) : undefined,
+    tail ? baselineAt(log, registry, end) : undefined,
   ]);
-  return { events, hasMore: start > 0, baseline };
+  return { events, hasMore: start > 0, baseline, endBaseline };
 }
 
 /**

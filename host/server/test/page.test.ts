@@ -1,4 +1,5 @@
 import { Code, ConnectError } from '@connectrpc/connect';
+import { assistantMessage, turnEnd, turnStart, usage, userMessage } from '@dsh/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conversation, startTestHost, type TestHost } from './test-host.js';
 
@@ -28,6 +29,27 @@ describe('Page (RPC)', () => {
     expect(page.hasMore).toBe(true);
     expect(page.baseline).toBeDefined();
     expect(page.baseline!.beforeSeq).toBe(seqs[0]);
+  });
+
+  it("gives the tail page an end baseline that counts the page's own steps", async () => {
+    const journal = await host.store.create({ cwd: host.dir, title: 'usage' });
+    const steps = [1, 2, 3].flatMap((turn) => [
+      turnStart(turn),
+      userMessage(`question ${turn}`),
+      assistantMessage({ turn }, [`answer ${turn}`], usage(100 * turn, 10 * turn)),
+      turnEnd(turn),
+    ]);
+    await journal.append(steps);
+    const id = journal.header.sessionId;
+    const page = await host.client.page({ sessionId: id, maxMessages: 2 });
+    expect(page.baseline).toMatchObject({ beforeSeq: 9, tokenUsage: { inputTokens: 300n } });
+    expect(page.endBaseline).toMatchObject({
+      beforeSeq: steps.length,
+      tokenUsage: { inputTokens: 600n, outputTokens: 60n, messages: 3 },
+      latestTurn: { turn: 3, tokens: { inputTokens: 300n } },
+    });
+    const older = await host.client.page({ sessionId: id, beforeSeq: 9, maxMessages: 2 });
+    expect(older.endBaseline).toBeUndefined();
   });
 
   it('pages back to the start: pages join without hole or overlap; older pages have no baseline', async () => {

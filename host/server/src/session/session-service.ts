@@ -101,6 +101,7 @@ export function createSessionService(deps: SessionServiceDeps): ServiceImpl<type
         events: page.events.map((event) => ({ event })),
         hasMore: page.hasMore,
         baseline: page.baseline,
+        endBaseline: page.endBaseline,
       };
     },
 

@@ -1,0 +1,99 @@
+// @vitest-environment node
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { artifacts, browserMissing, launchBrowser } from './browser.js';
+import { startWebHost, type WebHost } from './web-host.js';
+
+const missing = browserMissing();
+if (missing !== undefined && process.env['CI'] === 'true') {
+  throw new Error(`browser tests cannot run on CI: ${missing}`);
+}
+if (missing !== undefined) console.warn(`skipping the needs-you browser tests: ${missing}`);
+
+let host: WebHost;
+let browser: Awaited<ReturnType<typeof launchBrowser>>;
+
+beforeAll(async () => {
+  if (missing !== undefined) return;
+  host = await startWebHost({ chunkDelayMs: 1 });
+  browser = await launchBrowser();
+  await browser.context.grantPermissions(['notifications'], { origin: host.url });
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await host?.close();
+});
+
+/** Records every desktop notification the page shows (the real API still runs). */
+function recordNotifications(): void {
+  const Real = window.Notification;
+  const shown: string[] = [];
+  (window as unknown as { shownNotifications: string[] }).shownNotifications = shown;
+  class Recorded extends Real {
+    constructor(title: string, options?: NotificationOptions) {
+      super(title, options);
+      shown.push(`${title} | ${options?.body ?? ''}`);
+    }
+  }
+  Object.defineProperty(Recorded, 'permission', { get: () => Real.permission });
+  window.Notification = Recorded as typeof Notification;
+}
+
+describe.skipIf(missing !== undefined)('needs you in Chromium', { timeout: 120_000 }, () => {
+  it('marks a waiting session in the list and the tab title, and notifies from the background', async () => {
+    const waiting = await host.createSession('Waiting session');
+    const other = await host.createSession('Other session');
+    const { page, errors } = await browser.page();
+    await page.addInitScript(recordNotifications);
+    await page.goto(`${host.url}/#/s/${waiting}`);
+    await page.waitForSelector('.empty-state');
+    expect(await page.locator('[data-testid="notify"]').textContent()).toContain(
+      'Desktop notifications are on',
+    );
+    const input = page.locator('[data-testid="input"]');
+    await input.fill('Show me around');
+    await input.press('Enter');
+    await page.waitForSelector('[data-pending="approval"] [data-action="allow"]');
+    const row = page.locator(`.session-row[data-session-id="${waiting}"]`);
+    await row.locator('[data-testid="needs-you"]').waitFor();
+    await page.waitForFunction(() => document.title.startsWith('(1) Waiting session'));
+    // The open session in a visible tab: marked, but no notification.
+    expect(
+      await page.evaluate(
+        () => (window as unknown as { shownNotifications: string[] }).shownNotifications,
+      ),
+    ).toEqual([]);
+    await page.screenshot({ path: `${artifacts}needs-you-open.png` });
+
+    // Allow, and leave at once: the demo's next step asks again while the session is in
+    // the background.
+    await page.click('[data-pending="approval"] [data-action="allow"]');
+    await page.click(`.session-row[data-session-id="${other}"]`);
+    await page.waitForSelector('.empty-state');
+    await page.waitForFunction(
+      () => (window as unknown as { shownNotifications: string[] }).shownNotifications.length > 0,
+      undefined,
+      { timeout: 30_000 },
+    );
+    const shown = await page.evaluate(
+      () => (window as unknown as { shownNotifications: string[] }).shownNotifications,
+    );
+    expect(shown[0]).toBe('Waiting session needs you | An approval or a question waits for you.');
+    await row.locator('[data-testid="needs-you"]').waitFor();
+    expect(await page.title()).toBe('(1) Other session · dsh');
+    expect(
+      await page
+        .locator(`.session-row[data-session-id="${other}"] [data-testid="needs-you"]`)
+        .count(),
+    ).toBe(0);
+    await page.screenshot({ path: `${artifacts}needs-you-background.png` });
+
+    // Answered: the mark and the count go.
+    await row.click();
+    await page.click('[data-pending="approval"] [data-action="deny"]');
+    await page.waitForFunction(() => !document.title.startsWith('('), undefined, {
+      timeout: 30_000,
+    });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
