@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file dsh/session/v1/service.proto.
  */
 export const file_dsh_session_v1_service: GenFile = /*@__PURE__*/
-  fileDesc("Chxkc2gvc2Vzc2lvbi92MS9zZXJ2aWNlLnByb3RvEg5kc2guc2Vzc2lvbi52MSIVChNEZXNjcmliZUhvc3RSZXF1ZXN0IpMBChREZXNjcmliZUhvc3RSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgJEhYKDmZvcm1hdF92ZXJzaW9uGAIgASgNEhAKCGhvbWVfZGlyGAMgASgJEhQKDGNhcGFiaWxpdGllcxgEIAMoCRITCgtkZWZhdWx0X2N3ZBgFIAEoCRIVCg1kZWZhdWx0X21vZGVsGAYgASgJIhUKE0xpc3RTZXNzaW9uc1JlcXVlc3QiSAoUTGlzdFNlc3Npb25zUmVzcG9uc2USMAoIc2Vzc2lvbnMYASADKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeSKSAgoOU2Vzc2lvblN1bW1hcnkSCgoCaWQYASABKAkSCwoDY3dkGAIgASgJEhEKCXBhcmVudF9pZBgDIAEoCRIuCgpjcmVhdGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgdydW5uaW5nGAYgASgIEg0KBXRpdGxlGAcgASgJEg0KBW1vZGVsGAggASgJEhMKC2V2ZW50X2NvdW50GAkgASgNEhEKCXJlYWRfb25seRgKIAEoCBINCgVlcnJvchgLIAEoCRIOCgZvcmlnaW4YDCABKAkiFgoUV2F0Y2hTZXNzaW9uc1JlcXVlc3QizgIKFVdhdGNoU2Vzc2lvbnNSZXNwb25zZRI0CghzbmFwc2hvdBgBIAEoCzIgLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25zU25hcHNob3RIABIvCgVhZGRlZBgCIAEoCzIeLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25TdW1tYXJ5SAASMQoHcmVtb3ZlZBgDIAEoCzIeLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25SZW1vdmVkSAASLwoGc3RhdHVzGAQgASgLMh0uZHNoLnNlc3Npb24udjEuU2Vzc2lvblN0YXR1c0gAEjEKB3VwZGF0ZWQYBSABKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeUgAEi4KCWhlYXJ0YmVhdBgGIAEoCzIZLmRzaC5zZXNzaW9uLnYxLkhlYXJ0YmVhdEgAQgcKBWZyYW1lIkQKEFNlc3Npb25zU25hcHNob3QSMAoIc2Vzc2lvbnMYASADKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeSIcCg5TZXNzaW9uUmVtb3ZlZBIKCgJpZBgBIAEoCSIsCg1TZXNzaW9uU3RhdHVzEgoKAmlkGAEgASgJEg8KB3J1bm5pbmcYAiABKAgiNQoJSGVhcnRiZWF0EigKBHRpbWUYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInsKFENyZWF0ZVNlc3Npb25SZXF1ZXN0EgsKA2N3ZBgBIAEoCRIRCglwYXJlbnRfaWQYAiABKAkSDQoFbW9kZWwYAyABKAkSDgoGcHJlc2V0GAQgASgJEg0KBXRpdGxlGAUgASgJEhUKDWNvbnRpbnVlX2Zyb20YBiABKAkiSAoVQ3JlYXRlU2Vzc2lvblJlc3BvbnNlEi8KB3Nlc3Npb24YASABKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeSJfCgtQYWdlUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEhcKCmJlZm9yZV9zZXEYAiABKA1IAIgBARIUCgxtYXhfbWVzc2FnZXMYAyABKA1CDQoLX2JlZm9yZV9zZXEifwoMUGFnZVJlc3BvbnNlEjEKBmV2ZW50cxgBIAMoCzIhLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25FdmVudEVudHJ5EhAKCGhhc19tb3JlGAIgASgIEioKCGJhc2VsaW5lGAMgASgLMhguZHNoLnNlc3Npb24udjEuQmFzZWxpbmUivgIKCEJhc2VsaW5lEhIKCmJlZm9yZV9zZXEYASABKA0SMAoLdG9rZW5fdXNhZ2UYAiABKAsyGy5kc2guc2Vzc2lvbi52MS5Ub2tlblRvdGFscxIrCgl0b2RvX2xpc3QYAyABKAsyGC5kc2guc2Vzc2lvbi52MS5Ub2RvTGlzdBI5ChFsYXRlc3RfY29tcGFjdGlvbhgEIAEoCzIeLmRzaC5zZXNzaW9uLnYxLkNvbXBhY3Rpb25NYXJrEigKBGNvc3QYBSABKAsyGi5kc2guc2Vzc2lvbi52MS5Db3N0VG90YWxzEi4KC2xhdGVzdF90dXJuGAYgASgLMhkuZHNoLnNlc3Npb24udjEuVHVyblVzYWdlEioKBXF1ZXVlGAcgAygLMhsuZHNoLnNlc3Npb24udjEuUXVldWVkSW5wdXQiYQoOQ29tcGFjdGlvbk1hcmsSCwoDc2VxGAEgASgNEhUKDWtlcHRfZnJvbV9zZXEYAiABKA0SFQoNdG9rZW5zX2JlZm9yZRgDIAEoDRIUCgx0b2tlbnNfYWZ0ZXIYBCABKA0iRwoKQ29zdFRvdGFscxILCgN1c2QYASABKAESFAoMcHJpY2VkX3N0ZXBzGAIgASgNEhYKDnVucHJpY2VkX3N0ZXBzGAMgASgNInAKCVR1cm5Vc2FnZRIMCgR0dXJuGAEgASgNEisKBnRva2VucxgCIAEoCzIbLmRzaC5zZXNzaW9uLnYxLlRva2VuVG90YWxzEigKBGNvc3QYAyABKAsyGi5kc2guc2Vzc2lvbi52MS5Db3N0VG90YWxzImoKC1F1ZXVlZElucHV0EhAKCHF1ZXVlX2lkGAEgASgJEi0KB2NvbnRlbnQYAiADKAsyHC5kc2guc2Vzc2lvbi52MS5Db250ZW50QmxvY2sSDQoFc3RlZXIYAyABKAgSCwoDc2VxGAQgASgNIp0BCgtUb2tlblRvdGFscxIUCgxpbnB1dF90b2tlbnMYASABKAQSFQoNb3V0cHV0X3Rva2VucxgCIAEoBBIZChFjYWNoZV9yZWFkX3Rva2VucxgDIAEoBBIaChJjYWNoZV93cml0ZV90b2tlbnMYBCABKAQSGAoQcmVhc29uaW5nX3Rva2VucxgFIAEoBBIQCghtZXNzYWdlcxgGIAEoDSJHCghUb2RvSXRlbRIPCgdjb250ZW50GAEgASgJEioKBnN0YXR1cxgCIAEoDjIaLmRzaC5zZXNzaW9uLnYxLlRvZG9TdGF0dXMiQAoIVG9kb0xpc3QSJwoFaXRlbXMYASADKAsyGC5kc2guc2Vzc2lvbi52MS5Ub2RvSXRlbRILCgNzZXEYAiABKA0iSQoNRm9sbG93UmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEhYKCWFmdGVyX3NlcRgCIAEoDUgAiAEBQgwKCl9hZnRlcl9zZXEirwEKDkZvbGxvd1Jlc3BvbnNlEjAKB29wZW5pbmcYASABKAsyHS5kc2guc2Vzc2lvbi52MS5Gb2xsb3dPcGVuaW5nSAASMgoFZXZlbnQYAiABKAsyIS5kc2guc2Vzc2lvbi52MS5TZXNzaW9uRXZlbnRFbnRyeUgAEi4KCWhlYXJ0YmVhdBgDIAEoCzIZLmRzaC5zZXNzaW9uLnYxLkhlYXJ0YmVhdEgAQgcKBWZyYW1lIkYKDUZvbGxvd09wZW5pbmcSEQoJZmlyc3Rfc2VxGAEgASgNEhUKCGxhc3Rfc2VxGAIgASgNSACIAQFCCwoJX2xhc3Rfc2VxInwKDVByb21wdFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRItCgdjb250ZW50GAIgAygLMhwuZHNoLnNlc3Npb24udjEuQ29udGVudEJsb2NrEigKBG1vZGUYAyABKA4yGi5kc2guc2Vzc2lvbi52MS5Qcm9tcHRNb2RlIksKDlByb21wdFJlc3BvbnNlEg8KB3N0YXJ0ZWQYASABKAgSFgoOcXVldWVfcG9zaXRpb24YAiABKA0SEAoIcXVldWVfaWQYAyABKAkiIwoNQ2FuY2VsUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJImkKDkNhbmNlbFJlc3BvbnNlEhEKCWNhbmNlbGxlZBgBIAEoCBIPCgdjbGVhcmVkGAIgASgNEjMKDmNsZWFyZWRfaW5wdXRzGAMgAygLMhsuZHNoLnNlc3Npb24udjEuUXVldWVkSW5wdXQinAEKDlJlc3BvbmRSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSNAoIYXBwcm92YWwYAiABKAsyIC5kc2guc2Vzc2lvbi52MS5BcHByb3ZhbFJlc3BvbnNlSAASNAoIcXVlc3Rpb24YAyABKAsyIC5kc2guc2Vzc2lvbi52MS5RdWVzdGlvblJlc3BvbnNlSABCCgoIcmVzcG9uc2UiWwoQQXBwcm92YWxSZXNwb25zZRITCgthcHByb3ZhbF9pZBgBIAEoCRIyCghkZWNpc2lvbhgCIAEoDjIgLmRzaC5zZXNzaW9uLnYxLkFwcHJvdmFsRGVjaXNpb24iYwoQUXVlc3Rpb25SZXNwb25zZRITCgtxdWVzdGlvbl9pZBgBIAEoCRInCgdhbnN3ZXJzGAIgAygLMhYuZHNoLnNlc3Npb24udjEuQW5zd2VyEhEKCWNhbmNlbGxlZBgDIAEoCCIRCg9SZXNwb25kUmVzcG9uc2UiOQoOQ29tcGFjdFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRITCgtpbnN0cnVjdGlvbhgCIAEoCSIiCg9Db21wYWN0UmVzcG9uc2USDwoHc3RhcnRlZBgBIAEoCCJnChBFZGl0UXVldWVSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSEAoIcXVldWVfaWQYAiABKAkSLQoHY29udGVudBgDIAMoCzIcLmRzaC5zZXNzaW9uLnYxLkNvbnRlbnRCbG9jayJDChFFZGl0UXVldWVSZXNwb25zZRIuCghwcmV2aW91cxgBIAMoCzIcLmRzaC5zZXNzaW9uLnYxLkNvbnRlbnRCbG9jayJGChJKb3VybmFsRXJyb3JEZXRhaWwSEgoKc2Vzc2lvbl9pZBgBIAEoCRIMCgRsaW5lGAIgASgNEg4KBnJlYXNvbhgDIAEoCSp6CgpUb2RvU3RhdHVzEhsKF1RPRE9fU1RBVFVTX1VOU1BFQ0lGSUVEEAASFwoTVE9ET19TVEFUVVNfUEVORElORxABEhsKF1RPRE9fU1RBVFVTX0lOX1BST0dSRVNTEAISGQoVVE9ET19TVEFUVVNfQ09NUExFVEVEEAMqVwoKUHJvbXB0TW9kZRIbChdQUk9NUFRfTU9ERV9VTlNQRUNJRklFRBAAEhUKEVBST01QVF9NT0RFX1FVRVVFEAESFQoRUFJPTVBUX01PREVfU1RFRVIQAjKOBwoOU2Vzc2lvblNlcnZpY2USWQoMRGVzY3JpYmVIb3N0EiMuZHNoLnNlc3Npb24udjEuRGVzY3JpYmVIb3N0UmVxdWVzdBokLmRzaC5zZXNzaW9uLnYxLkRlc2NyaWJlSG9zdFJlc3BvbnNlElkKDExpc3RTZXNzaW9ucxIjLmRzaC5zZXNzaW9uLnYxLkxpc3RTZXNzaW9uc1JlcXVlc3QaJC5kc2guc2Vzc2lvbi52MS5MaXN0U2Vzc2lvbnNSZXNwb25zZRJeCg1XYXRjaFNlc3Npb25zEiQuZHNoLnNlc3Npb24udjEuV2F0Y2hTZXNzaW9uc1JlcXVlc3QaJS5kc2guc2Vzc2lvbi52MS5XYXRjaFNlc3Npb25zUmVzcG9uc2UwARJcCg1DcmVhdGVTZXNzaW9uEiQuZHNoLnNlc3Npb24udjEuQ3JlYXRlU2Vzc2lvblJlcXVlc3QaJS5kc2guc2Vzc2lvbi52MS5DcmVhdGVTZXNzaW9uUmVzcG9uc2USQQoEUGFnZRIbLmRzaC5zZXNzaW9uLnYxLlBhZ2VSZXF1ZXN0GhwuZHNoLnNlc3Npb24udjEuUGFnZVJlc3BvbnNlEkkKBkZvbGxvdxIdLmRzaC5zZXNzaW9uLnYxLkZvbGxvd1JlcXVlc3QaHi5kc2guc2Vzc2lvbi52MS5Gb2xsb3dSZXNwb25zZTABEkcKBlByb21wdBIdLmRzaC5zZXNzaW9uLnYxLlByb21wdFJlcXVlc3QaHi5kc2guc2Vzc2lvbi52MS5Qcm9tcHRSZXNwb25zZRJHCgZDYW5jZWwSHS5kc2guc2Vzc2lvbi52MS5DYW5jZWxSZXF1ZXN0Gh4uZHNoLnNlc3Npb24udjEuQ2FuY2VsUmVzcG9uc2USSgoHUmVzcG9uZBIeLmRzaC5zZXNzaW9uLnYxLlJlc3BvbmRSZXF1ZXN0Gh8uZHNoLnNlc3Npb24udjEuUmVzcG9uZFJlc3BvbnNlEkoKB0NvbXBhY3QSHi5kc2guc2Vzc2lvbi52MS5Db21wYWN0UmVxdWVzdBofLmRzaC5zZXNzaW9uLnYxLkNvbXBhY3RSZXNwb25zZRJQCglFZGl0UXVldWUSIC5kc2guc2Vzc2lvbi52MS5FZGl0UXVldWVSZXF1ZXN0GiEuZHNoLnNlc3Npb24udjEuRWRpdFF1ZXVlUmVzcG9uc2ViBnByb3RvMw", [file_dsh_session_v1_content, file_dsh_session_v1_events, file_google_protobuf_timestamp]);
+  fileDesc("Chxkc2gvc2Vzc2lvbi92MS9zZXJ2aWNlLnByb3RvEg5kc2guc2Vzc2lvbi52MSIVChNEZXNjcmliZUhvc3RSZXF1ZXN0IpMBChREZXNjcmliZUhvc3RSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgJEhYKDmZvcm1hdF92ZXJzaW9uGAIgASgNEhAKCGhvbWVfZGlyGAMgASgJEhQKDGNhcGFiaWxpdGllcxgEIAMoCRITCgtkZWZhdWx0X2N3ZBgFIAEoCRIVCg1kZWZhdWx0X21vZGVsGAYgASgJIhUKE0xpc3RTZXNzaW9uc1JlcXVlc3QiSAoUTGlzdFNlc3Npb25zUmVzcG9uc2USMAoIc2Vzc2lvbnMYASADKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeSKSAgoOU2Vzc2lvblN1bW1hcnkSCgoCaWQYASABKAkSCwoDY3dkGAIgASgJEhEKCXBhcmVudF9pZBgDIAEoCRIuCgpjcmVhdGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgdydW5uaW5nGAYgASgIEg0KBXRpdGxlGAcgASgJEg0KBW1vZGVsGAggASgJEhMKC2V2ZW50X2NvdW50GAkgASgNEhEKCXJlYWRfb25seRgKIAEoCBINCgVlcnJvchgLIAEoCRIOCgZvcmlnaW4YDCABKAkiFgoUV2F0Y2hTZXNzaW9uc1JlcXVlc3QizgIKFVdhdGNoU2Vzc2lvbnNSZXNwb25zZRI0CghzbmFwc2hvdBgBIAEoCzIgLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25zU25hcHNob3RIABIvCgVhZGRlZBgCIAEoCzIeLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25TdW1tYXJ5SAASMQoHcmVtb3ZlZBgDIAEoCzIeLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25SZW1vdmVkSAASLwoGc3RhdHVzGAQgASgLMh0uZHNoLnNlc3Npb24udjEuU2Vzc2lvblN0YXR1c0gAEjEKB3VwZGF0ZWQYBSABKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeUgAEi4KCWhlYXJ0YmVhdBgGIAEoCzIZLmRzaC5zZXNzaW9uLnYxLkhlYXJ0YmVhdEgAQgcKBWZyYW1lIkQKEFNlc3Npb25zU25hcHNob3QSMAoIc2Vzc2lvbnMYASADKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeSIcCg5TZXNzaW9uUmVtb3ZlZBIKCgJpZBgBIAEoCSIsCg1TZXNzaW9uU3RhdHVzEgoKAmlkGAEgASgJEg8KB3J1bm5pbmcYAiABKAgiNQoJSGVhcnRiZWF0EigKBHRpbWUYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInsKFENyZWF0ZVNlc3Npb25SZXF1ZXN0EgsKA2N3ZBgBIAEoCRIRCglwYXJlbnRfaWQYAiABKAkSDQoFbW9kZWwYAyABKAkSDgoGcHJlc2V0GAQgASgJEg0KBXRpdGxlGAUgASgJEhUKDWNvbnRpbnVlX2Zyb20YBiABKAkiSAoVQ3JlYXRlU2Vzc2lvblJlc3BvbnNlEi8KB3Nlc3Npb24YASABKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeSJfCgtQYWdlUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEhcKCmJlZm9yZV9zZXEYAiABKA1IAIgBARIUCgxtYXhfbWVzc2FnZXMYAyABKA1CDQoLX2JlZm9yZV9zZXEifwoMUGFnZVJlc3BvbnNlEjEKBmV2ZW50cxgBIAMoCzIhLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25FdmVudEVudHJ5EhAKCGhhc19tb3JlGAIgASgIEioKCGJhc2VsaW5lGAMgASgLMhguZHNoLnNlc3Npb24udjEuQmFzZWxpbmUivgIKCEJhc2VsaW5lEhIKCmJlZm9yZV9zZXEYASABKA0SMAoLdG9rZW5fdXNhZ2UYAiABKAsyGy5kc2guc2Vzc2lvbi52MS5Ub2tlblRvdGFscxIrCgl0b2RvX2xpc3QYAyABKAsyGC5kc2guc2Vzc2lvbi52MS5Ub2RvTGlzdBI5ChFsYXRlc3RfY29tcGFjdGlvbhgEIAEoCzIeLmRzaC5zZXNzaW9uLnYxLkNvbXBhY3Rpb25NYXJrEigKBGNvc3QYBSABKAsyGi5kc2guc2Vzc2lvbi52MS5Db3N0VG90YWxzEi4KC2xhdGVzdF90dXJuGAYgASgLMhkuZHNoLnNlc3Npb24udjEuVHVyblVzYWdlEioKBXF1ZXVlGAcgAygLMhsuZHNoLnNlc3Npb24udjEuUXVldWVkSW5wdXQiYQoOQ29tcGFjdGlvbk1hcmsSCwoDc2VxGAEgASgNEhUKDWtlcHRfZnJvbV9zZXEYAiABKA0SFQoNdG9rZW5zX2JlZm9yZRgDIAEoDRIUCgx0b2tlbnNfYWZ0ZXIYBCABKA0iRwoKQ29zdFRvdGFscxILCgN1c2QYASABKAESFAoMcHJpY2VkX3N0ZXBzGAIgASgNEhYKDnVucHJpY2VkX3N0ZXBzGAMgASgNInAKCVR1cm5Vc2FnZRIMCgR0dXJuGAEgASgNEisKBnRva2VucxgCIAEoCzIbLmRzaC5zZXNzaW9uLnYxLlRva2VuVG90YWxzEigKBGNvc3QYAyABKAsyGi5kc2guc2Vzc2lvbi52MS5Db3N0VG90YWxzImoKC1F1ZXVlZElucHV0EhAKCHF1ZXVlX2lkGAEgASgJEi0KB2NvbnRlbnQYAiADKAsyHC5kc2guc2Vzc2lvbi52MS5Db250ZW50QmxvY2sSDQoFc3RlZXIYAyABKAgSCwoDc2VxGAQgASgNIp0BCgtUb2tlblRvdGFscxIUCgxpbnB1dF90b2tlbnMYASABKAQSFQoNb3V0cHV0X3Rva2VucxgCIAEoBBIZChFjYWNoZV9yZWFkX3Rva2VucxgDIAEoBBIaChJjYWNoZV93cml0ZV90b2tlbnMYBCABKAQSGAoQcmVhc29uaW5nX3Rva2VucxgFIAEoBBIQCghtZXNzYWdlcxgGIAEoDSJHCghUb2RvSXRlbRIPCgdjb250ZW50GAEgASgJEioKBnN0YXR1cxgCIAEoDjIaLmRzaC5zZXNzaW9uLnYxLlRvZG9TdGF0dXMiQAoIVG9kb0xpc3QSJwoFaXRlbXMYASADKAsyGC5kc2guc2Vzc2lvbi52MS5Ub2RvSXRlbRILCgNzZXEYAiABKA0iSQoNRm9sbG93UmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEhYKCWFmdGVyX3NlcRgCIAEoDUgAiAEBQgwKCl9hZnRlcl9zZXEirwEKDkZvbGxvd1Jlc3BvbnNlEjAKB29wZW5pbmcYASABKAsyHS5kc2guc2Vzc2lvbi52MS5Gb2xsb3dPcGVuaW5nSAASMgoFZXZlbnQYAiABKAsyIS5kc2guc2Vzc2lvbi52MS5TZXNzaW9uRXZlbnRFbnRyeUgAEi4KCWhlYXJ0YmVhdBgDIAEoCzIZLmRzaC5zZXNzaW9uLnYxLkhlYXJ0YmVhdEgAQgcKBWZyYW1lIkYKDUZvbGxvd09wZW5pbmcSEQoJZmlyc3Rfc2VxGAEgASgNEhUKCGxhc3Rfc2VxGAIgASgNSACIAQFCCwoJX2xhc3Rfc2VxInwKDVByb21wdFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRItCgdjb250ZW50GAIgAygLMhwuZHNoLnNlc3Npb24udjEuQ29udGVudEJsb2NrEigKBG1vZGUYAyABKA4yGi5kc2guc2Vzc2lvbi52MS5Qcm9tcHRNb2RlIksKDlByb21wdFJlc3BvbnNlEg8KB3N0YXJ0ZWQYASABKAgSFgoOcXVldWVfcG9zaXRpb24YAiABKA0SEAoIcXVldWVfaWQYAyABKAkiIwoNQ2FuY2VsUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJImkKDkNhbmNlbFJlc3BvbnNlEhEKCWNhbmNlbGxlZBgBIAEoCBIPCgdjbGVhcmVkGAIgASgNEjMKDmNsZWFyZWRfaW5wdXRzGAMgAygLMhsuZHNoLnNlc3Npb24udjEuUXVldWVkSW5wdXQinAEKDlJlc3BvbmRSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSNAoIYXBwcm92YWwYAiABKAsyIC5kc2guc2Vzc2lvbi52MS5BcHByb3ZhbFJlc3BvbnNlSAASNAoIcXVlc3Rpb24YAyABKAsyIC5kc2guc2Vzc2lvbi52MS5RdWVzdGlvblJlc3BvbnNlSABCCgoIcmVzcG9uc2UiWwoQQXBwcm92YWxSZXNwb25zZRITCgthcHByb3ZhbF9pZBgBIAEoCRIyCghkZWNpc2lvbhgCIAEoDjIgLmRzaC5zZXNzaW9uLnYxLkFwcHJvdmFsRGVjaXNpb24iYwoQUXVlc3Rpb25SZXNwb25zZRITCgtxdWVzdGlvbl9pZBgBIAEoCRInCgdhbnN3ZXJzGAIgAygLMhYuZHNoLnNlc3Npb24udjEuQW5zd2VyEhEKCWNhbmNlbGxlZBgDIAEoCCIRCg9SZXNwb25kUmVzcG9uc2UiOQoOQ29tcGFjdFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRITCgtpbnN0cnVjdGlvbhgCIAEoCSIiCg9Db21wYWN0UmVzcG9uc2USDwoHc3RhcnRlZBgBIAEoCCJnChBFZGl0UXVldWVSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSEAoIcXVldWVfaWQYAiABKAkSLQoHY29udGVudBgDIAMoCzIcLmRzaC5zZXNzaW9uLnYxLkNvbnRlbnRCbG9jayJDChFFZGl0UXVldWVSZXNwb25zZRIuCghwcmV2aW91cxgBIAMoCzIcLmRzaC5zZXNzaW9uLnYxLkNvbnRlbnRCbG9jayJGChJKb3VybmFsRXJyb3JEZXRhaWwSEgoKc2Vzc2lvbl9pZBgBIAEoCRIMCgRsaW5lGAIgASgNEg4KBnJlYXNvbhgDIAEoCSK3AQoNU2VhcmNoUmVxdWVzdBINCgVxdWVyeRgBIAEoCRIWCg5jYXNlX3NlbnNpdGl2ZRgCIAEoCBINCgVyZWdleBgDIAEoCBISCgpzZXNzaW9uX2lkGAQgASgJEikKBWtpbmRzGAUgAygOMhouZHNoLnNlc3Npb24udjEuU2VhcmNoS2luZBISCgp0b29sX25hbWVzGAYgAygJEg0KBWxpbWl0GAcgASgNEg4KBmN1cnNvchgIIAEoCSJkCg5TZWFyY2hSZXNwb25zZRInCgRoaXRzGAEgAygLMhkuZHNoLnNlc3Npb24udjEuU2VhcmNoSGl0EhMKC25leHRfY3Vyc29yGAIgASgJEhQKDHRpbWVfbGltaXRlZBgDIAEoCCLNAQoJU2VhcmNoSGl0EhIKCnNlc3Npb25faWQYASABKAkSCwoDc2VxGAIgASgNEhIKCmV2ZW50X3R5cGUYAyABKAkSKAoEa2luZBgEIAEoDjIaLmRzaC5zZXNzaW9uLnYxLlNlYXJjaEtpbmQSEQoJdG9vbF9uYW1lGAUgASgJEg8KB2NhbGxfaWQYBiABKAkSDwoHc25pcHBldBgHIAEoCRIsCgdtYXRjaGVzGAggAygLMhsuZHNoLnNlc3Npb24udjEuU2VhcmNoTWF0Y2giKQoLU2VhcmNoTWF0Y2gSDQoFc3RhcnQYASABKA0SCwoDZW5kGAIgASgNKnoKClRvZG9TdGF0dXMSGwoXVE9ET19TVEFUVVNfVU5TUEVDSUZJRUQQABIXChNUT0RPX1NUQVRVU19QRU5ESU5HEAESGwoXVE9ET19TVEFUVVNfSU5fUFJPR1JFU1MQAhIZChVUT0RPX1NUQVRVU19DT01QTEVURUQQAypXCgpQcm9tcHRNb2RlEhsKF1BST01QVF9NT0RFX1VOU1BFQ0lGSUVEEAASFQoRUFJPTVBUX01PREVfUVVFVUUQARIVChFQUk9NUFRfTU9ERV9TVEVFUhACKpkBCgpTZWFyY2hLaW5kEhsKF1NFQVJDSF9LSU5EX1VOU1BFQ0lGSUVEEAASFgoSU0VBUkNIX0tJTkRfUFJPTVBUEAESGQoVU0VBUkNIX0tJTkRfQVNTSVNUQU5UEAISHgoaU0VBUkNIX0tJTkRfVE9PTF9BUkdVTUVOVFMQAxIbChdTRUFSQ0hfS0lORF9UT09MX09VVFBVVBAEMtcHCg5TZXNzaW9uU2VydmljZRJZCgxEZXNjcmliZUhvc3QSIy5kc2guc2Vzc2lvbi52MS5EZXNjcmliZUhvc3RSZXF1ZXN0GiQuZHNoLnNlc3Npb24udjEuRGVzY3JpYmVIb3N0UmVzcG9uc2USWQoMTGlzdFNlc3Npb25zEiMuZHNoLnNlc3Npb24udjEuTGlzdFNlc3Npb25zUmVxdWVzdBokLmRzaC5zZXNzaW9uLnYxLkxpc3RTZXNzaW9uc1Jlc3BvbnNlEl4KDVdhdGNoU2Vzc2lvbnMSJC5kc2guc2Vzc2lvbi52MS5XYXRjaFNlc3Npb25zUmVxdWVzdBolLmRzaC5zZXNzaW9uLnYxLldhdGNoU2Vzc2lvbnNSZXNwb25zZTABElwKDUNyZWF0ZVNlc3Npb24SJC5kc2guc2Vzc2lvbi52MS5DcmVhdGVTZXNzaW9uUmVxdWVzdBolLmRzaC5zZXNzaW9uLnYxLkNyZWF0ZVNlc3Npb25SZXNwb25zZRJBCgRQYWdlEhsuZHNoLnNlc3Npb24udjEuUGFnZVJlcXVlc3QaHC5kc2guc2Vzc2lvbi52MS5QYWdlUmVzcG9uc2USSQoGRm9sbG93Eh0uZHNoLnNlc3Npb24udjEuRm9sbG93UmVxdWVzdBoeLmRzaC5zZXNzaW9uLnYxLkZvbGxvd1Jlc3BvbnNlMAESRwoGUHJvbXB0Eh0uZHNoLnNlc3Npb24udjEuUHJvbXB0UmVxdWVzdBoeLmRzaC5zZXNzaW9uLnYxLlByb21wdFJlc3BvbnNlEkcKBkNhbmNlbBIdLmRzaC5zZXNzaW9uLnYxLkNhbmNlbFJlcXVlc3QaHi5kc2guc2Vzc2lvbi52MS5DYW5jZWxSZXNwb25zZRJKCgdSZXNwb25kEh4uZHNoLnNlc3Npb24udjEuUmVzcG9uZFJlcXVlc3QaHy5kc2guc2Vzc2lvbi52MS5SZXNwb25kUmVzcG9uc2USSgoHQ29tcGFjdBIeLmRzaC5zZXNzaW9uLnYxLkNvbXBhY3RSZXF1ZXN0Gh8uZHNoLnNlc3Npb24udjEuQ29tcGFjdFJlc3BvbnNlElAKCUVkaXRRdWV1ZRIgLmRzaC5zZXNzaW9uLnYxLkVkaXRRdWV1ZVJlcXVlc3QaIS5kc2guc2Vzc2lvbi52MS5FZGl0UXVldWVSZXNwb25zZRJHCgZTZWFyY2gSHS5kc2guc2Vzc2lvbi52MS5TZWFyY2hSZXF1ZXN0Gh4uZHNoLnNlc3Npb24udjEuU2VhcmNoUmVzcG9uc2ViBnByb3RvMw", [file_dsh_session_v1_content, file_dsh_session_v1_events, file_google_protobuf_timestamp]);
 
 /**
  * Asks for facts about the host.
@@ -62,7 +62,7 @@ export type DescribeHostResponse = Message<"dsh.session.v1.DescribeHostResponse"
 
   /**
    * What the host can do: "page", "follow", "watch", "create", "prompt", "cancel",
-   * "respond", "compact", "edit_queue". Read-only hosts (fixtures) leave out the write capabilities.
+   * "respond", "compact", "edit_queue", "search". Read-only hosts (fixtures) leave out the write capabilities.
    *
    * @generated from field: repeated string capabilities = 4;
    */
@@ -1393,6 +1393,219 @@ export const JournalErrorDetailSchema: GenMessage<JournalErrorDetail> = /*@__PUR
   messageDesc(file_dsh_session_v1_service, 38);
 
 /**
+ * Asks for the hits of a query in one session or in all of them.
+ *
+ * @generated from message dsh.session.v1.SearchRequest
+ */
+export type SearchRequest = Message<"dsh.session.v1.SearchRequest"> & {
+  /**
+   * What to find: 1 to 1024 characters, not only white space. Plain text unless `regex`.
+   *
+   * @generated from field: string query = 1;
+   */
+  query: string;
+
+  /**
+   * Match case exactly; false (the default) ignores case.
+   *
+   * @generated from field: bool case_sensitive = 2;
+   */
+  caseSensitive: boolean;
+
+  /**
+   * Read `query` as a regular expression in ripgrep's dialect (the Rust `regex` crate:
+   * no look-around or backreferences, so every pattern runs in linear time). It is
+   * matched inside one field's text as the journal stores it, JSON-escaped: a newline is
+   * the two characters `\n` and a quote `\"`; a match never spans two fields, and `^`
+   * and `$` anchor to the journal line, not the field. A pattern that does not compile
+   * is invalid_argument with ripgrep's message.
+   *
+   * @generated from field: bool regex = 3;
+   */
+  regex: boolean;
+
+  /**
+   * One session to search; empty searches every session, newest (by last event) first.
+   * An unknown session is not_found.
+   *
+   * @generated from field: string session_id = 4;
+   */
+  sessionId: string;
+
+  /**
+   * The kinds of field to search; empty searches all of them.
+   *
+   * @generated from field: repeated dsh.session.v1.SearchKind kinds = 5;
+   */
+  kinds: SearchKind[];
+
+  /**
+   * Only hits on calls of these tools (exact names: `bash`, `read_file`...); empty for
+   * any. With a tool name, prompts and assistant text never hit.
+   *
+   * @generated from field: repeated string tool_names = 6;
+   */
+  toolNames: string[];
+
+  /**
+   * Most hits in the response; 50 when 0; at most 500.
+   *
+   * @generated from field: uint32 limit = 7;
+   */
+  limit: number;
+
+  /**
+   * Where to go on: a previous response's `next_cursor`, with the same query, session
+   * and filters. Empty starts at the beginning. A malformed cursor is invalid_argument.
+   *
+   * @generated from field: string cursor = 8;
+   */
+  cursor: string;
+};
+
+/**
+ * Describes the message dsh.session.v1.SearchRequest.
+ * Use `create(SearchRequestSchema)` to create a new message.
+ */
+export const SearchRequestSchema: GenMessage<SearchRequest> = /*@__PURE__*/
+  messageDesc(file_dsh_session_v1_service, 39);
+
+/**
+ * One page of hits, in order: sessions newest first, and within a session by seq.
+ *
+ * @generated from message dsh.session.v1.SearchResponse
+ */
+export type SearchResponse = Message<"dsh.session.v1.SearchResponse"> & {
+  /**
+   * The hits, at most the request's limit; each event hits at most once.
+   *
+   * @generated from field: repeated dsh.session.v1.SearchHit hits = 1;
+   */
+  hits: SearchHit[];
+
+  /**
+   * The cursor for the next page; empty when the search is complete.
+   *
+   * @generated from field: string next_cursor = 2;
+   */
+  nextCursor: string;
+
+  /**
+   * True when the page stopped at the host's time budget rather than at the limit or the
+   * end: there may be more hits, and `next_cursor` goes on from where it stopped.
+   *
+   * @generated from field: bool time_limited = 3;
+   */
+  timeLimited: boolean;
+};
+
+/**
+ * Describes the message dsh.session.v1.SearchResponse.
+ * Use `create(SearchResponseSchema)` to create a new message.
+ */
+export const SearchResponseSchema: GenMessage<SearchResponse> = /*@__PURE__*/
+  messageDesc(file_dsh_session_v1_service, 40);
+
+/**
+ * One event that matched.
+ *
+ * @generated from message dsh.session.v1.SearchHit
+ */
+export type SearchHit = Message<"dsh.session.v1.SearchHit"> & {
+  /**
+   * The session of the event.
+   *
+   * @generated from field: string session_id = 1;
+   */
+  sessionId: string;
+
+  /**
+   * The event's seq: a client pages to it with Page(before_seq = seq + 1).
+   *
+   * @generated from field: uint32 seq = 2;
+   */
+  seq: number;
+
+  /**
+   * The event's journal type (`user/message`, `tool/result`, `tool/output`...).
+   *
+   * @generated from field: string event_type = 3;
+   */
+  eventType: string;
+
+  /**
+   * The kind of field the match is in.
+   *
+   * @generated from field: dsh.session.v1.SearchKind kind = 4;
+   */
+  kind: SearchKind;
+
+  /**
+   * The tool's name for a tool event, when the host knows it; empty otherwise.
+   *
+   * @generated from field: string tool_name = 5;
+   */
+  toolName: string;
+
+  /**
+   * The call id for a tool event; empty otherwise.
+   *
+   * @generated from field: string call_id = 6;
+   */
+  callId: string;
+
+  /**
+   * A short excerpt of the field around the first match (at most about 200 characters,
+   * cut at character boundaries; newlines kept).
+   *
+   * @generated from field: string snippet = 7;
+   */
+  snippet: string;
+
+  /**
+   * Where the matches lie in `snippet`, in order, not overlapping.
+   *
+   * @generated from field: repeated dsh.session.v1.SearchMatch matches = 8;
+   */
+  matches: SearchMatch[];
+};
+
+/**
+ * Describes the message dsh.session.v1.SearchHit.
+ * Use `create(SearchHitSchema)` to create a new message.
+ */
+export const SearchHitSchema: GenMessage<SearchHit> = /*@__PURE__*/
+  messageDesc(file_dsh_session_v1_service, 41);
+
+/**
+ * A match inside a snippet, in UTF-16 code units (the way JavaScript indexes strings).
+ *
+ * @generated from message dsh.session.v1.SearchMatch
+ */
+export type SearchMatch = Message<"dsh.session.v1.SearchMatch"> & {
+  /**
+   * The first code unit of the match.
+   *
+   * @generated from field: uint32 start = 1;
+   */
+  start: number;
+
+  /**
+   * One past the last code unit of the match.
+   *
+   * @generated from field: uint32 end = 2;
+   */
+  end: number;
+};
+
+/**
+ * Describes the message dsh.session.v1.SearchMatch.
+ * Use `create(SearchMatchSchema)` to create a new message.
+ */
+export const SearchMatchSchema: GenMessage<SearchMatch> = /*@__PURE__*/
+  messageDesc(file_dsh_session_v1_service, 42);
+
+/**
  * The status of a todo item.
  *
  * @generated from enum dsh.session.v1.TodoStatus
@@ -1466,6 +1679,55 @@ export enum PromptMode {
  */
 export const PromptModeSchema: GenEnum<PromptMode> = /*@__PURE__*/
   enumDesc(file_dsh_session_v1_service, 1);
+
+/**
+ * What a search looks in. A hit's kind is the kind of the field it matched in.
+ *
+ * @generated from enum dsh.session.v1.SearchKind
+ */
+export enum SearchKind {
+  /**
+   * Not set; in a request's `kinds`, it is ignored.
+   *
+   * @generated from enum value: SEARCH_KIND_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * What a person typed: the text of `user/message` and `steering/message`.
+   *
+   * @generated from enum value: SEARCH_KIND_PROMPT = 1;
+   */
+  PROMPT = 1,
+
+  /**
+   * What the model wrote: the text and reasoning blocks of `assistant/message`.
+   *
+   * @generated from enum value: SEARCH_KIND_ASSISTANT = 2;
+   */
+  ASSISTANT = 2,
+
+  /**
+   * The argument text of `tool/call` and `tool/code-dispatch-start`, as the model wrote it.
+   *
+   * @generated from enum value: SEARCH_KIND_TOOL_ARGUMENTS = 3;
+   */
+  TOOL_ARGUMENTS = 3,
+
+  /**
+   * Tool output: the text blocks and error message of `tool/result`, the text of
+   * `tool/code-dispatch` and the live `tool/output` deltas. Images are never searched.
+   *
+   * @generated from enum value: SEARCH_KIND_TOOL_OUTPUT = 4;
+   */
+  TOOL_OUTPUT = 4,
+}
+
+/**
+ * Describes the enum dsh.session.v1.SearchKind.
+ */
+export const SearchKindSchema: GenEnum<SearchKind> = /*@__PURE__*/
+  enumDesc(file_dsh_session_v1_service, 2);
 
 /**
  * SessionService serves agent sessions: their journals (Page, Follow), the session
@@ -1589,6 +1851,19 @@ export const SessionService: GenService<{
     methodKind: "unary";
     input: typeof EditQueueRequestSchema;
     output: typeof EditQueueResponseSchema;
+  },
+  /**
+   * Finds text that a person reads in sessions (prompts, assistant text, tool arguments,
+   * tool output), one session or all of them, newest session first. Paged unary: each call
+   * answers at most `limit` hits within a time budget and a cursor for the next page, so a
+   * client shows the first hits at once and asks for more as the reader goes on.
+   *
+   * @generated from rpc dsh.session.v1.SessionService.Search
+   */
+  search: {
+    methodKind: "unary";
+    input: typeof SearchRequestSchema;
+    output: typeof SearchResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_dsh_session_v1_service, 0);
