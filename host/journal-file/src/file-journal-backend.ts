@@ -232,6 +232,12 @@ export class FileJournalBackend implements JournalBackend {
     }
   }
 
+  /** The journal file of a session (the data dir's first), or undefined when there is none. */
+  async journalPath(sessionId: string): Promise<string | undefined> {
+    if (!parseSessionId(sessionId).ok) return undefined;
+    return (await this.locate(sessionId))?.path;
+  }
+
   private async locate(id: string): Promise<Located | undefined> {
     for (const dir of [this.dataDir, ...this.fixtureDirs]) {
       const path = join(dir, `${id}.jsonl`);
