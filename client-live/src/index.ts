@@ -14,3 +14,17 @@ export {
   type SessionWindowOptions,
   type SessionWindowState,
 } from './session-window.js';
+export {
+  createHistoryWindow,
+  type HistoryWindow,
+  type HistoryWindowOptions,
+  type HistoryWindowState,
+} from './history-window.js';
+export {
+  createSearchHits,
+  snippetParts,
+  type SearchHits,
+  type SearchHitsOptions,
+  type SearchHitsState,
+  type SearchRequestInit,
+} from './search-hits.js';

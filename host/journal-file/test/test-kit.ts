@@ -2,3 +2,4 @@
 export * from './journal-test-kit.js';
 export * from './tmpfs.js';
 export * from './ripgrep-available.js';
+export * from './needle-journal.js';
