@@ -2,6 +2,7 @@ import type { BenchRow } from './bench-row.js';
 import { compactionBench } from './compaction-bench.js';
 import { followBench } from './follow-bench.js';
 import { liveOutputBench } from './live-output-bench.js';
+import { searchBench } from './search-bench.js';
 import { webBench } from './web-bench.js';
 
 /** Further benchmark sections by name; each gets `quick` and returns its rows. */
@@ -9,5 +10,6 @@ export const sections: ReadonlyArray<readonly [string, (quick: boolean) => Promi
   ['compaction', compactionBench],
   ['follow', followBench],
   ['live', liveOutputBench],
+  ['search', searchBench],
   ['web', () => webBench()],
 ];

@@ -2,31 +2,25 @@ import { lineStrings, type LineString } from '@dsh/journal';
 import { runRipgrep } from './run-ripgrep.js';
 
 /**
- * The tool names of calls in one journal file, by call id: one ripgrep run for the call
- * lines (`"callId":"ID","name":"` is how a `tool/call` or `tool/code-dispatch-start`
- * line starts its id and name), so naming the tool of an output hit opens no journal.
+ * The tool names of calls in journal files, by file and call id: one ripgrep run over
+ * every file for the call lines (`"callId":"ID","name":"` is how a `tool/call` or
+ * `tool/code-dispatch-start` line holds its id and name), so naming the tool of output
+ * hits opens no journal and costs one subprocess per page.
  */
 export async function resolveToolNames(
-  path: string,
-  callIds: ReadonlySet<string>,
+  wanted: ReadonlyMap<string, ReadonlySet<string>>,
   bounds: { signal: AbortSignal; deadline: number },
-): Promise<Map<string, string>> {
-  const names = new Map<string, string>();
-  if (callIds.size === 0) return names;
-  const patterns = [...callIds].flatMap((id) => ['-e', `"callId":${JSON.stringify(id)},"name":"`]);
-  const args = [
-    '--json',
-    '--no-config',
-    '-j1',
-    '-a',
-    '-F',
-    '-m',
-    String(callIds.size),
-    ...patterns,
-    '--',
-    path,
-  ];
-  const run = runRipgrep(args, { ...bounds, maxOutputBytes: 64 * 1024 * 1024 });
+): Promise<Map<string, Map<string, string>>> {
+  const names = new Map<string, Map<string, string>>();
+  const ids = new Set([...wanted.values()].flatMap((set) => [...set]));
+  if (ids.size === 0) return names;
+  const patterns = [...ids].flatMap((id) => ['-e', `"callId":${JSON.stringify(id)},"name":"`]);
+  const most = Math.max(...[...wanted.values()].map((set) => set.size));
+  const args = ['--json', '--no-config', '-j1', '-a', '-F', '-m', String(most), ...patterns];
+  const run = runRipgrep([...args, '--', ...wanted.keys()], {
+    ...bounds,
+    maxOutputBytes: 64 * 1024 * 1024,
+  });
   for await (const message of run.messages) {
     if (message.type !== 'match') continue;
     const shape = lineStrings(message.line);
@@ -39,8 +33,10 @@ export async function resolveToolNames(
       message.line,
       shape.strings.find((s) => s.path === 'name'),
     );
-    if (callIds.has(id) && name !== '') names.set(id, name);
-    if (names.size === callIds.size) break;
+    if (name === '' || wanted.get(message.path)?.has(id) !== true) continue;
+    const inFile = names.get(message.path) ?? new Map<string, string>();
+    inFile.set(id, name);
+    names.set(message.path, inFile);
   }
   return names;
 }

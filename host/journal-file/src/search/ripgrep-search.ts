@@ -73,24 +73,36 @@ export function createRipgrepSearch(
       ];
       if (query.regex) await checkRipgrepPattern(['--no-config', ...patternArgs]);
       const targets = await searchTargets(files, query);
-      const hits: SearchHit[] = [];
+      const hits: (SearchHit & { path: string })[] = [];
       let candidates: Candidate[] = [];
       let position: SearchCursor | undefined;
       let full = false;
       let sliceStart = Date.now();
       let timedOut = false;
 
+      const unnamed = (
+        list: readonly { hit: Pick<LineHit, 'toolName' | 'callId'>; path: string }[],
+      ) => {
+        const wanted = new Map<string, Set<string>>();
+        for (const { hit, path } of list) {
+          if (hit.toolName !== '' || hit.callId === '') continue;
+          wanted.set(path, (wanted.get(path) ?? new Set()).add(hit.callId));
+        }
+        return wanted;
+      };
+      const bounds = { signal, deadline: deadline + 1000 };
+      // With a tool filter, names decide which candidates count, so each batch is named
+      // before it is taken; otherwise the page is named once at the end (one subprocess).
       const flush = async (path: string): Promise<void> => {
-        const unnamed = new Set(
-          candidates
-            .filter((c) => c.hit.toolName === '' && c.hit.callId !== '')
-            .map((c) => c.hit.callId),
-        );
-        const names = await resolveToolNames(path, unnamed, { signal, deadline: deadline + 1000 });
+        const names =
+          query.toolNames.size > 0
+            ? await resolveToolNames(unnamed(candidates.map((c) => ({ ...c, path }))), bounds)
+            : undefined;
         for (const candidate of candidates) {
-          const toolName = candidate.hit.toolName || names.get(candidate.hit.callId) || '';
+          const toolName =
+            candidate.hit.toolName || names?.get(path)?.get(candidate.hit.callId) || '';
           if (query.toolNames.size > 0 && !query.toolNames.has(toolName)) continue;
-          hits.push({ ...candidate.hit, toolName, sessionId: candidate.sessionId });
+          hits.push({ ...candidate.hit, toolName, sessionId: candidate.sessionId, path });
           if (hits.length >= query.limit) {
             full = true;
             position = {
@@ -159,8 +171,15 @@ export function createRipgrepSearch(
         if (signal.aborted) throw new JournalError('unavailable', 'the search was cancelled');
       }
       const done = !full && !timedOut;
+      const names = await resolveToolNames(
+        unnamed(hits.map((hit) => ({ hit, path: hit.path }))),
+        bounds,
+      );
       return {
-        hits,
+        hits: hits.map(({ path, ...hit }) => ({
+          ...hit,
+          toolName: hit.toolName || names.get(path)?.get(hit.callId) || '',
+        })),
         next: done ? undefined : (position ?? cursorBefore(targets[0])),
         timeLimited: timedOut,
       };
