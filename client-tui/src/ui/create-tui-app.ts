@@ -1,3 +1,4 @@
+import { createTuiSearch } from './session-search.js';
 import { createCardCache } from '@dsh/card-models';
 import { createSessionList, type BackoffOptions } from '@dsh/client-live';
 import type { Readable, Writable } from 'node:stream';
@@ -145,7 +146,15 @@ export function createTuiApp(options: TuiAppOptions): TuiApp {
     () => {},
   );
 
+  const search = createTuiSearch({
+    client: options.client,
+    registry,
+    cards,
+    bodyHeight: () => paneLayout(screen.width as number, screen.height as number).bodyHeight,
+    onChange,
+  });
   const context: KeyContext = {
+    search,
     actions,
     open,
     list,

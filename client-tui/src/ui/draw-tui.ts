@@ -1,3 +1,4 @@
+import { selectHit } from './session-search.js';
 import { theme } from '../cards/theme.js';
 import { oneLine } from '../cards/text-lines.js';
 import { createConversationRenderer } from '../conversation/render-conversation.js';
@@ -81,6 +82,8 @@ function conversationLines(
   const open = state.open;
   if (!open) return [];
   renderOpen(open, state, layout.convWidth - 2, context);
+  if (state.pendingHit !== undefined && selectHit(state, state.pendingHit))
+    state.pendingHit = undefined;
   const windowState = open.window.state;
   open.view.setHeight(layout.bodyHeight);
   const frame = open.view.frame();
