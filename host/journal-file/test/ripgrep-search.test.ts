@@ -25,6 +25,7 @@ import { tempDir } from './journal-test-kit.js';
 import { ripgrepAbsent } from './ripgrep-available.js';
 
 const skip = ripgrepAbsent('the ripgrep search tests');
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function request(query: string, more: Partial<SearchRequestInput> = {}): SearchRequestInput {
   return {
@@ -68,6 +69,9 @@ describe.skipIf(skip)('createRipgrepSearch()', () => {
     cleanup = temp.cleanup;
     dataDir = temp.dir;
     store = await createJournalStore({ dataDir });
+    // Written oldest first: a search orders sessions by their files' last append.
+    await session([userMessage('an older zebra prompt'), userMessage('nothing here')], 0);
+    await pause(30);
     await session(
       [
         userMessage('find the Zebra in the config'),
@@ -80,7 +84,7 @@ describe.skipIf(skip)('createRipgrepSearch()', () => {
       ],
       1,
     );
-    await session([userMessage('an older zebra prompt'), userMessage('nothing here')], 0);
+    await pause(30);
     await session([userMessage('the newest zebra prompt')], 2);
   });
   afterAll(async () => {
@@ -90,7 +94,7 @@ describe.skipIf(skip)('createRipgrepSearch()', () => {
 
   it('finds every field kind, newest session first, and names the tool of output hits', async () => {
     const page = await search('zebra');
-    const [fields, older, newest] = [ids[0]!, ids[1]!, ids[2]!];
+    const [older, fields, newest] = [ids[0]!, ids[1]!, ids[2]!];
     expect(page.hits.map((h) => [h.sessionId, h.seq, h.kind, h.toolName])).toEqual([
       [newest, 0, 'prompt', ''],
       [fields, 0, 'prompt', ''],
@@ -147,7 +151,7 @@ describe.skipIf(skip)('createRipgrepSearch()', () => {
   ];
   it.each(filtered)('filters: %s', async (_name, more, expected) => {
     const query = more.query ?? (more.caseSensitive ? 'Zebra' : 'zebra');
-    const page = await search(query, { ...more, query, sessionId: ids[0]! });
+    const page = await search(query, { ...more, query, sessionId: ids[1]! });
     expect(page.hits.map((h) => [h.seq, h.kind])).toEqual(expected);
   });
 

@@ -2,7 +2,6 @@ import {
   JournalError,
   matchLine,
   searchPatterns,
-  type JournalSummary,
   type LineHit,
   type SearchCursor,
   type SearchHit,
@@ -12,9 +11,10 @@ import {
 import { resolveToolNames } from './resolve-tool-names.js';
 import { checkRipgrepPattern, runRipgrep } from './run-ripgrep.js';
 
-/** Where the ripgrep search finds sessions: the file backend's list and paths. */
+/** Where the ripgrep search finds sessions: the file backend's files and paths. */
 export interface SearchableFiles {
-  list(): Promise<JournalSummary[]>;
+  /** Every journal file, with its modification time (the last append). */
+  journalFiles(): Promise<{ sessionId: string; path: string; mtimeMs: number }[]>;
   /** The journal file of a session, or undefined when there is none. */
   journalPath(sessionId: string): Promise<string | undefined>;
 }
@@ -48,7 +48,7 @@ interface Target {
 
 /**
  * Searches journal files with ripgrep without opening them: sessions newest first (by
- * last event), each from its first line or the cursor's offset, one ripgrep run per
+ * the journal file's modification time: its last append, read without opening it), each from its first line or the cursor's offset, one ripgrep run per
  * batch of files with one thread so results come in that order. Every matching line is
  * checked by `matchLine` (only what a person reads counts) and mapped to its seq from the
  * line itself; tool names of output hits come from the call lines. A call holds at most
@@ -188,10 +188,10 @@ export function createRipgrepSearch(
 }
 
 /** The sessions a query searches, in order, each with its path and start offset. */
-async function searchTargets(files: SearchableFiles, query: SearchQuery): Promise<Target[]> {
+async function searchTargets(source: SearchableFiles, query: SearchQuery): Promise<Target[]> {
   const { cursor } = query;
   if (query.sessionId !== undefined) {
-    const path = await files.journalPath(query.sessionId);
+    const path = await source.journalPath(query.sessionId);
     if (path === undefined) {
       throw new JournalError('not_found', `session ${query.sessionId} does not exist`);
     }
@@ -204,25 +204,19 @@ async function searchTargets(files: SearchableFiles, query: SearchQuery): Promis
     if (cursor !== undefined && cursor.offset < 0) return [];
     return [{ sessionId: query.sessionId, updatedAtMs: 0, path, start: cursor?.offset ?? 0 }];
   }
-  const sessions = (await files.list())
-    .filter((s) => s.error === undefined)
-    .map((s) => ({ sessionId: s.header.sessionId, updatedAtMs: s.updatedAt.getTime() }))
+  const files = (await source.journalFiles())
+    .map((f) => ({ sessionId: f.sessionId, updatedAtMs: f.mtimeMs, path: f.path }))
     .sort(newestFirst);
   const order =
     cursor === undefined
-      ? sessions
-      : sessions.filter((s) => s.sessionId !== cursor.sessionId && newestFirst(cursor, s) < 0);
-  const resumed =
-    cursor !== undefined &&
-    cursor.offset >= 0 &&
-    sessions.some((s) => s.sessionId === cursor.sessionId)
-      ? [{ sessionId: cursor.sessionId, updatedAtMs: cursor.updatedAtMs, start: cursor.offset }]
+      ? files
+      : files.filter((f) => f.sessionId !== cursor.sessionId && newestFirst(cursor, f) < 0);
+  const resumed = files.find((f) => f.sessionId === cursor?.sessionId);
+  const targets: Target[] =
+    cursor !== undefined && cursor.offset >= 0 && resumed !== undefined
+      ? [{ ...resumed, updatedAtMs: cursor.updatedAtMs, start: cursor.offset }]
       : [];
-  const targets: Target[] = [];
-  for (const session of [...resumed, ...order.map((s) => ({ ...s, start: 0 }))]) {
-    const path = await files.journalPath(session.sessionId);
-    if (path !== undefined) targets.push({ ...session, path });
-  }
+  for (const file of order) targets.push({ ...file, start: 0 });
   return targets;
 }
 
