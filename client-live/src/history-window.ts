@@ -5,6 +5,7 @@ import { createConversation, type ConversationSnapshot } from '@dsh/card-models'
 import { createChangeNotifier } from './change-notifier.js';
 import { describeError } from './connection-state.js';
 import { pageEvents } from './follow-session.js';
+import type { SessionWindow, SessionWindowState } from './session-window.js';
 
 /** Options of `createHistoryWindow`. */
 export interface HistoryWindowOptions {
@@ -156,5 +157,37 @@ export function createHistoryWindow(options: HistoryWindowOptions): HistoryWindo
       closed.abort();
       notifier.cancel();
     },
+  };
+}
+
+/**
+ * A history window in the shape of a live one, so a client draws a search hit's stretch of
+ * history with the code that draws the live window: `connection` stays `live` (the
+ * stretch was read whole), `retry` does nothing, `loadOlder` pages older.
+ */
+export function historyAsSessionWindow(window: HistoryWindow): SessionWindow {
+  let from: HistoryWindow['state'] | undefined;
+  let mapped: SessionWindowState | undefined;
+  return {
+    get state(): SessionWindowState {
+      const s = window.state;
+      if (s === from && mapped !== undefined) return mapped;
+      from = s;
+      mapped = {
+        sessionId: s.sessionId,
+        snapshot: s.snapshot,
+        opened: s.opened,
+        hasMore: s.hasMore,
+        loadingOlder: s.loading,
+        baseline: undefined,
+        connection: { kind: 'live' },
+        error: s.error,
+        resyncs: 0,
+      };
+      return mapped;
+    },
+    loadOlder: () => window.loadOlder(),
+    retry: () => {},
+    close: () => window.close(),
   };
 }

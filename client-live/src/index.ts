@@ -16,6 +16,8 @@ export {
 } from './session-window.js';
 export {
   createHistoryWindow,
+  historyAsSessionWindow,
+  historyAsSessionWindow,
   type HistoryWindow,
   type HistoryWindowOptions,
   type HistoryWindowState,

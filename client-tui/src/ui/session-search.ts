@@ -2,9 +2,8 @@ import type { CardCache } from '@dsh/card-models';
 import {
   createHistoryWindow,
   createSearchHits,
+  historyAsSessionWindow,
   type HistoryWindow,
-  type SessionWindow,
-  type SessionWindowState,
 } from '@dsh/client-live';
 import type { SearchHit } from '@dsh/gen/service';
 import type { TuiRendererRegistry } from '../cards/card-renderer.js';
@@ -97,7 +96,7 @@ export function createTuiSearch(deps: SearchDeps): TuiSearch {
         }),
         view: createConversationView(deps.bodyHeight()),
         renderedFrom: undefined,
-        window: asSessionWindow(window),
+        window: historyAsSessionWindow(window),
       };
       await window.opened;
       if (window.state.error !== undefined) flash(state, context, window.state.error, true);
@@ -213,32 +212,4 @@ export function selectHit(state: TuiState, hit: SearchHit): boolean {
   if (index < 0) return false;
   view.select(index - view.selected);
   return true;
-}
-
-/** A history window in the shape the conversation pane draws (never live, never following). */
-function asSessionWindow(window: HistoryWindow): SessionWindow {
-  let from: HistoryWindow['state'] | undefined;
-  let mapped: SessionWindowState | undefined;
-  return {
-    get state(): SessionWindowState {
-      const s = window.state;
-      if (s === from && mapped !== undefined) return mapped;
-      from = s;
-      mapped = {
-        sessionId: s.sessionId,
-        snapshot: s.snapshot,
-        opened: s.opened,
-        hasMore: s.hasMore,
-        loadingOlder: s.loading,
-        baseline: undefined,
-        connection: { kind: 'live' },
-        error: s.error,
-        resyncs: 0,
-      };
-      return mapped;
-    },
-    loadOlder: () => window.loadOlder(),
-    retry: () => {},
-    close: () => window.close(),
-  };
 }
