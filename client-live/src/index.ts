@@ -17,7 +17,6 @@ export {
 export {
   createHistoryWindow,
   historyAsSessionWindow,
-  historyAsSessionWindow,
   type HistoryWindow,
   type HistoryWindowOptions,
   type HistoryWindowState,
