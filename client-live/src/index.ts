@@ -15,3 +15,18 @@ export {
   type SessionWindowOptions,
   type SessionWindowState,
 } from './session-window.js';
+export {
+  createHistoryWindow,
+  historyAsSessionWindow,
+  type HistoryWindow,
+  type HistoryWindowOptions,
+  type HistoryWindowState,
+} from './history-window.js';
+export {
+  createSearchHits,
+  snippetParts,
+  type SearchHits,
+  type SearchHitsOptions,
+  type SearchHitsState,
+  type SearchRequestInit,
+} from './search-hits.js';

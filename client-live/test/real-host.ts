@@ -50,9 +50,11 @@ export async function startRealHost(): Promise<RealHost> {
       fixtureDirs: [fixtureJournals],
     });
     store = opened;
+    const search = opened.search;
     await beforeListen?.((sessionId) => opened.open(sessionId));
     server = await startServer({
       store,
+      search,
       port,
       defaultCwd: dir,
       follow: { heartbeatMs: 200 },

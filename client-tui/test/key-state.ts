@@ -96,6 +96,8 @@ export function setup(
     queue: [],
     history: undefined,
     picker: undefined,
+    searchLine: undefined,
+    pendingHit: undefined,
   };
   const context: KeyContext = {
     actions,

@@ -46,6 +46,7 @@ function windowState(
     hasMore: firstSeq > 0,
     loadingOlder: false,
     baseline,
+    endBaseline: undefined,
     connection: { kind: 'live' },
     error: undefined,
     resyncs: 0,

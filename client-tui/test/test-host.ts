@@ -53,6 +53,7 @@ export async function startTestHost(options: {
   });
   const running = await startServer({
     store,
+    search: store.search,
     agent,
     port: options.port ?? 0,
     log: () => {},

@@ -95,6 +95,20 @@ export function requestArbs(known: readonly string[], cwds: readonly string[]) {
       queueId: fc.string({ maxLength: 40 }),
       content: fc.array(contentBlock, { maxLength: 2 }),
     }),
+    search: fc.record({
+      query: fc.oneof(
+        text,
+        fc.constantFrom('', '(', '[a-', '^(a+)+$', '(?<=x)y', '\\p{Foo}', 'a{99999}'),
+        fc.constant('q'.repeat(1_000_001)),
+      ),
+      caseSensitive: fc.boolean(),
+      regex: fc.boolean(),
+      sessionId: fc.oneof(fc.constant(''), sessionId),
+      kinds: fc.array(fc.integer({ min: -2, max: 9 }), { maxLength: 4 }),
+      toolNames: fc.array(fc.string({ maxLength: 20 }), { maxLength: 3 }),
+      limit: u32,
+      cursor: fc.oneof(fc.constant(''), fc.string({ maxLength: 60 })),
+    }),
   };
 }
 

@@ -1,3 +1,4 @@
+import { createTuiSearch } from './session-search.js';
 import { createCardCache } from '@dsh/card-models';
 import { createSessionList, type BackoffOptions, type SessionList } from '@dsh/client-live';
 import type { Readable, Writable } from 'node:stream';
@@ -116,7 +117,15 @@ export function createTuiApp(options: TuiAppOptions): TuiApp {
     onChange,
     redraw: () => scheduler.schedule(),
   });
+  const search = createTuiSearch({
+    client: options.client,
+    registry,
+    cards,
+    bodyHeight: () => paneLayout(screen.width as number, screen.height as number).bodyHeight,
+    onChange,
+  });
   const context: KeyContext = {
+    search,
     actions: createSessionActions(options.client),
     open,
     list,

@@ -11,6 +11,7 @@ import {
 } from './key-actions.js';
 import { onPrompt } from './prompt-keys.js';
 import { onPicker, openPicker } from './session-picker.js';
+import { onSearchKey } from './search-keys.js';
 import { onSessions } from './session-keys.js';
 import type { Focus, TuiState } from './tui-state.js';
 
@@ -72,6 +73,7 @@ export function handleKey(
   state.confirm = undefined;
   if (confirm?.kind === 'quit-running') return ch === 'y' ? 'quit' : 'handled';
   if (state.picker) return onPicker(state, ch, key, context);
+  if (context.search?.onKey(state, ch, key, context)) return 'handled';
   if (state.help) {
     state.help = false;
     return 'handled';
@@ -118,6 +120,7 @@ export function handleKey(
     case 'sessions':
       return onSessions(state, ch, key, context);
     case 'conversation':
+      if (onSearchKey(state, key, context)) return 'handled';
       return onConversation(state, ch, key, context);
     default: {
       const unknown: never = state.focus;

@@ -1,3 +1,4 @@
+import type { TuiSearch } from './session-search.js';
 import { pendingViews, type CardCache, type PendingItem } from '@dsh/card-models';
 import type { SessionList } from '@dsh/client-live';
 import type { Widgets } from 'reblessed';
@@ -22,6 +23,8 @@ export interface KeyContext {
   readonly cards: CardCache;
   /** Puts text on the system clipboard (OSC 52). */
   readonly clipboard: (text: string) => void;
+  /** The open session's search (`/`, n, N); absent in tests that do not search. */
+  readonly search?: TuiSearch;
 }
 
 /** A key as reblessed reports it. */

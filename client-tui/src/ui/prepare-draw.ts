@@ -3,6 +3,7 @@ import { frameLayout, type DrawContext } from './draw-tui.js';
 import { running } from './key-actions.js';
 import { isLive } from './status-line.js';
 import type { OpenSession, TuiState } from './tui-state.js';
+import { selectHit } from './session-search.js';
 
 /** Re-renders the open session's items when its window, width, facts or streaming changed. */
 function renderOpen(open: OpenSession, state: TuiState, width: number, context: DrawContext) {
@@ -46,4 +47,7 @@ export function prepareDraw(state: TuiState, context: DrawContext): void {
   if (!open) return;
   renderOpen(open, state, layout.convWidth - 2, context);
   open.view.setHeight(layout.bodyHeight);
+  // A search hit waits here until the window that holds it has rendered its items.
+  if (state.pendingHit !== undefined && selectHit(state, state.pendingHit))
+    state.pendingHit = undefined;
 }

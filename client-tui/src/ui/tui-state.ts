@@ -1,5 +1,6 @@
 import type { PathFacts } from '@dsh/card-models';
 import type { SessionListState, SessionWindow, SessionWindowState } from '@dsh/client-live';
+import type { SearchHit } from '@dsh/gen/service';
 import type { ConversationRenderer } from '../conversation/render-conversation.js';
 import { createComposer, type Composer } from './composer.js';
 import type { ConversationView } from './conversation-view.js';
@@ -92,6 +93,10 @@ export interface TuiState {
   history: HistoryBrowse | undefined;
   /** The session picker (C-o): what is typed, and the highlighted match. */
   picker: { query: string; cursor: number } | undefined;
+  /** The search query line (`/`): typed while `editing`, kept for the status of its hits. */
+  searchLine: { query: string; editing: boolean } | undefined;
+  /** A search hit to select once the conversation pane holds its item. */
+  pendingHit: SearchHit | undefined;
 }
 
 /** The state of a client that just started: focus in an empty composer, nothing open. */
@@ -118,5 +123,7 @@ export function createTuiState(): TuiState {
     queue: [],
     history: undefined,
     picker: undefined,
+    searchLine: undefined,
+    pendingHit: undefined,
   };
 }

@@ -119,6 +119,7 @@ async function serveLocked(
   try {
     server = await startServer({
       store,
+      search: store.search,
       agent,
       host: config.host,
       port: config.port,

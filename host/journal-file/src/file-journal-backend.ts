@@ -232,6 +232,39 @@ export class FileJournalBackend implements JournalBackend {
     }
   }
 
+  /**
+   * Every journal file with its session id and modification time (its last append), the
+   * data dir's first on a shared id: what a search orders sessions by without reading
+   * them. Cheap: one readdir per dir and one stat per file, a few at a time.
+   */
+  async journalFiles(): Promise<{ sessionId: string; path: string; mtimeMs: number }[]> {
+    const found = new Map<string, string>();
+    for (const dir of [this.dataDir, ...this.fixtureDirs]) {
+      for (const name of await readdir(dir).catch(() => [] as string[])) {
+        const id = name.endsWith('.jsonl') ? name.slice(0, -'.jsonl'.length) : '';
+        if (parseSessionId(id).ok && !found.has(id)) found.set(id, join(dir, name));
+      }
+    }
+    const files: { sessionId: string; path: string; mtimeMs: number }[] = [];
+    const entries = [...found];
+    for (let i = 0; i < entries.length; i += 64) {
+      const infos = await Promise.all(
+        entries.slice(i, i + 64).map(([, path]) => stat(path).catch(() => undefined)),
+      );
+      infos.forEach((info, j) => {
+        const [sessionId, path] = entries[i + j]!;
+        if (info?.isFile()) files.push({ sessionId, path, mtimeMs: Math.floor(info.mtimeMs) });
+      });
+    }
+    return files;
+  }
+
+  /** The journal file of a session (the data dir's first), or undefined when there is none. */
+  async journalPath(sessionId: string): Promise<string | undefined> {
+    if (!parseSessionId(sessionId).ok) return undefined;
+    return (await this.locate(sessionId))?.path;
+  }
+
   private async locate(id: string): Promise<Located | undefined> {
     for (const dir of [this.dataDir, ...this.fixtureDirs]) {
       const path = join(dir, `${id}.jsonl`);

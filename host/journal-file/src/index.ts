@@ -21,6 +21,13 @@ export {
   type DataDirLock,
 } from './data-dir-lock.js';
 
+export {
+  createRipgrepSearch,
+  type RipgrepSearchOptions,
+  type SearchableFiles,
+} from './search/ripgrep-search.js';
+export { ripgrepMissing, ripgrepProgram } from './search/run-ripgrep.js';
+
 // For other packages that read JSONL files line by line (the transcript importers).
 export { LineCutter, readChunks, scanLines, splitLines, type ScanEnd } from './scan-lines.js';
 

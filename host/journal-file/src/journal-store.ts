@@ -1,5 +1,11 @@
-import { openJournalStore, type Journal, type JournalStore } from '@dsh/journal';
+import {
+  openJournalStore,
+  type Journal,
+  type JournalStore,
+  type SessionSearch,
+} from '@dsh/journal';
 import { createFileJournalBackend, type FileJournalOptions } from './file-journal-backend.js';
+import { createRipgrepSearch, type RipgrepSearchOptions } from './search/ripgrep-search.js';
 
 /** Options of `createJournalStore`. */
 export interface JournalStoreOptions extends FileJournalOptions {
@@ -9,12 +15,16 @@ export interface JournalStoreOptions extends FileJournalOptions {
    * full) is logged and the journal is served as it is.
    */
   readonly onFirstOpen?: (journal: Journal) => Promise<unknown>;
+  /** Budgets of a search call (time, ripgrep output). */
+  readonly search?: RipgrepSearchOptions;
 }
 
 /** A journal store over the file backend, with the data dir its files live in. */
 export interface FileJournalStore extends JournalStore {
   /** The resolved data dir: importers keep their state files beside the journals. */
   readonly dataDir: string;
+  /** Searches the journal files with ripgrep, without opening them. */
+  readonly search: SessionSearch;
 }
 
 /**
@@ -25,5 +35,8 @@ export async function createJournalStore(options: JournalStoreOptions): Promise<
   const backend = await createFileJournalBackend(options);
   const store = openJournalStore(backend, { onFirstOpen: options.onFirstOpen });
   // The core's store itself, so every method it gains is the file store's too.
-  return Object.assign(store, { dataDir: backend.dataDir });
+  return Object.assign(store, {
+    dataDir: backend.dataDir,
+    search: createRipgrepSearch(backend, options.search),
+  });
 }

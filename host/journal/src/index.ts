@@ -103,3 +103,27 @@ export type {
 export { checkAppendTimes } from './check-append-times.js';
 export { checkpointInterval, ProjectionCheckpoints } from './projection-checkpoints.js';
 export { LiveFeed } from './live-feed.js';
+
+// Search: the query, its checks and cursor, and the check of a matched line's fields that
+// every backend's search shares.
+export {
+  checkSearchQuery,
+  defaultSearchLimit,
+  maxSearchLimit,
+  maxSearchQueryLength,
+  type SearchRequestInput,
+} from './search/check-search-query.js';
+export { decodeSearchCursor, encodeSearchCursor } from './search/search-cursor.js';
+export { matchLine, type LineHit, type LineMatchRange } from './search/match-line.js';
+export { lineStrings, type LineShape, type LineString } from './search/line-strings.js';
+export { searchPatterns } from './search/search-patterns.js';
+export {
+  searchKindNames,
+  type SearchCursor,
+  type SearchHit,
+  type SearchKindName,
+  type SearchPage,
+  type SearchQuery,
+  type SessionSearch,
+  type SnippetMatch,
+} from './search/search-types.js';

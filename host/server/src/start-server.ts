@@ -53,6 +53,8 @@ export interface ServerOptions {
   readonly limits?: Partial<ServerLimits>;
   /** The context of a session that continues another (`SessionServiceDeps.continuation`). */
   readonly continuation?: SessionServiceDeps['continuation'];
+  /** Session search (`SessionServiceDeps.search`); without it Search is failed_precondition. */
+  readonly search?: SessionServiceDeps['search'];
 }
 
 /** What a running server holds, for leak tests and soak runs (never sent on the wire). */
@@ -107,6 +109,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     follow: { ...defaultFollowOptions, ...options.follow },
     streams,
     ...(options.continuation === undefined ? {} : { continuation: options.continuation }),
+    ...(options.search === undefined ? {} : { search: options.search }),
   });
   const rpc = createRpcHandler({
     routes: (router) => router.service(SessionService, service),

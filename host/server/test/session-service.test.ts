@@ -58,7 +58,7 @@ describe('DescribeHost (RPC)', () => {
       formatVersion,
       defaultCwd: host.dir,
       defaultModel: 'demo',
-      capabilities: ['page', 'follow', 'watch', 'create'],
+      capabilities: ['page', 'follow', 'watch', 'create', 'search'],
     });
     expect(facts.homeDir).not.toBe('');
   });
@@ -265,6 +265,7 @@ describe('with an agent runtime (RPC)', () => {
       'respond',
       'compact',
       'edit_queue',
+      'search',
     ]);
     const session = await host.store.create({ cwd: host.dir });
     const id = session.header.sessionId;

@@ -47,6 +47,7 @@ export async function startTestHost(
     port: 0,
     defaultCwd: dir,
     log: (line) => logs.push(line),
+    search: store.search,
     ...options,
     store,
   });

@@ -9,10 +9,12 @@ import {
   type EventPayload,
   type Journal,
   type JournalStore,
+  type SessionSearch,
 } from '@dsh/journal';
 import { abortable } from './abortable.js';
 import { agentRefusal, type AgentControl } from './agent-control.js';
 import { follow, type FollowOptions } from './follow.js';
+import { searchSessions } from './search.js';
 import { newestFirst, sessionSummary } from './session-summary.js';
 import type { StreamCounter } from './stream-counter.js';
 import { watchSessions } from './watch-sessions.js';
@@ -36,6 +38,8 @@ export interface SessionServiceDeps {
    * `continue_from`); without it the host refuses continue_from.
    */
   readonly continuation?: (source: Journal) => Promise<EventPayload[]>;
+  /** Searches sessions without opening them; without it Search is failed_precondition. */
+  readonly search?: SessionSearch;
 }
 
 /**
@@ -49,6 +53,7 @@ export function createSessionService(deps: SessionServiceDeps): ServiceImpl<type
     describeHost() {
       const capabilities = ['page', 'follow', 'watch', 'create'];
       if (agent.enabled) capabilities.push('prompt', 'cancel', 'respond', 'compact', 'edit_queue');
+      if (deps.search !== undefined) capabilities.push('search');
       return {
         version: deps.version,
         formatVersion,
@@ -93,6 +98,8 @@ export function createSessionService(deps: SessionServiceDeps): ServiceImpl<type
       const summary = await abortable(journal.summary(), ctx.signal);
       return { session: sessionSummary(summary, agent.isRunning(journal.header.sessionId)) };
     },
+
+    search: (req, ctx) => searchSessions(deps.search, req, ctx.signal),
 
     async page(req, ctx) {
       const journal = await abortable(store.open(req.sessionId), ctx.signal);

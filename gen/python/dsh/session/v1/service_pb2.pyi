@@ -11,6 +11,11 @@ DESCRIPTOR: _descriptor.FileDescriptor
 PROMPT_MODE_QUEUE: PromptMode
 PROMPT_MODE_STEER: PromptMode
 PROMPT_MODE_UNSPECIFIED: PromptMode
+SEARCH_KIND_ASSISTANT: SearchKind
+SEARCH_KIND_PROMPT: SearchKind
+SEARCH_KIND_TOOL_ARGUMENTS: SearchKind
+SEARCH_KIND_TOOL_OUTPUT: SearchKind
+SEARCH_KIND_UNSPECIFIED: SearchKind
 TODO_STATUS_COMPLETED: TodoStatus
 TODO_STATUS_IN_PROGRESS: TodoStatus
 TODO_STATUS_PENDING: TodoStatus
@@ -282,6 +287,64 @@ class RespondResponse(_message.Message):
     __slots__ = []
     def __init__(self) -> None: ...
 
+class SearchHit(_message.Message):
+    __slots__ = ["call_id", "event_type", "kind", "matches", "seq", "session_id", "snippet", "tool_name"]
+    CALL_ID_FIELD_NUMBER: _ClassVar[int]
+    EVENT_TYPE_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    MATCHES_FIELD_NUMBER: _ClassVar[int]
+    SEQ_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    SNIPPET_FIELD_NUMBER: _ClassVar[int]
+    TOOL_NAME_FIELD_NUMBER: _ClassVar[int]
+    call_id: str
+    event_type: str
+    kind: SearchKind
+    matches: _containers.RepeatedCompositeFieldContainer[SearchMatch]
+    seq: int
+    session_id: str
+    snippet: str
+    tool_name: str
+    def __init__(self, session_id: _Optional[str] = ..., seq: _Optional[int] = ..., event_type: _Optional[str] = ..., kind: _Optional[_Union[SearchKind, str]] = ..., tool_name: _Optional[str] = ..., call_id: _Optional[str] = ..., snippet: _Optional[str] = ..., matches: _Optional[_Iterable[_Union[SearchMatch, _Mapping]]] = ...) -> None: ...
+
+class SearchMatch(_message.Message):
+    __slots__ = ["end", "start"]
+    END_FIELD_NUMBER: _ClassVar[int]
+    START_FIELD_NUMBER: _ClassVar[int]
+    end: int
+    start: int
+    def __init__(self, start: _Optional[int] = ..., end: _Optional[int] = ...) -> None: ...
+
+class SearchRequest(_message.Message):
+    __slots__ = ["case_sensitive", "cursor", "kinds", "limit", "query", "regex", "session_id", "tool_names"]
+    CASE_SENSITIVE_FIELD_NUMBER: _ClassVar[int]
+    CURSOR_FIELD_NUMBER: _ClassVar[int]
+    KINDS_FIELD_NUMBER: _ClassVar[int]
+    LIMIT_FIELD_NUMBER: _ClassVar[int]
+    QUERY_FIELD_NUMBER: _ClassVar[int]
+    REGEX_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    TOOL_NAMES_FIELD_NUMBER: _ClassVar[int]
+    case_sensitive: bool
+    cursor: str
+    kinds: _containers.RepeatedScalarFieldContainer[SearchKind]
+    limit: int
+    query: str
+    regex: bool
+    session_id: str
+    tool_names: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, query: _Optional[str] = ..., case_sensitive: bool = ..., regex: bool = ..., session_id: _Optional[str] = ..., kinds: _Optional[_Iterable[_Union[SearchKind, str]]] = ..., tool_names: _Optional[_Iterable[str]] = ..., limit: _Optional[int] = ..., cursor: _Optional[str] = ...) -> None: ...
+
+class SearchResponse(_message.Message):
+    __slots__ = ["hits", "next_cursor", "time_limited"]
+    HITS_FIELD_NUMBER: _ClassVar[int]
+    NEXT_CURSOR_FIELD_NUMBER: _ClassVar[int]
+    TIME_LIMITED_FIELD_NUMBER: _ClassVar[int]
+    hits: _containers.RepeatedCompositeFieldContainer[SearchHit]
+    next_cursor: str
+    time_limited: bool
+    def __init__(self, hits: _Optional[_Iterable[_Union[SearchHit, _Mapping]]] = ..., next_cursor: _Optional[str] = ..., time_limited: bool = ...) -> None: ...
+
 class SessionRemoved(_message.Message):
     __slots__ = ["id"]
     ID_FIELD_NUMBER: _ClassVar[int]
@@ -396,4 +459,7 @@ class TodoStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []
 
 class PromptMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = []
+
+class SearchKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []

@@ -75,6 +75,11 @@ class SessionServiceStub(object):
                 request_serializer=dsh_dot_session_dot_v1_dot_service__pb2.EditQueueRequest.SerializeToString,
                 response_deserializer=dsh_dot_session_dot_v1_dot_service__pb2.EditQueueResponse.FromString,
                 )
+        self.Search = channel.unary_unary(
+                '/dsh.session.v1.SessionService/Search',
+                request_serializer=dsh_dot_session_dot_v1_dot_service__pb2.SearchRequest.SerializeToString,
+                response_deserializer=dsh_dot_session_dot_v1_dot_service__pb2.SearchResponse.FromString,
+                )
 
 
 class SessionServiceServicer(object):
@@ -165,6 +170,16 @@ class SessionServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Search(self, request, context):
+        """Finds text that a person reads in sessions (prompts, assistant text, tool arguments,
+        tool output), one session or all of them, newest session first. Paged unary: each call
+        answers at most `limit` hits within a time budget and a cursor for the next page, so a
+        client shows the first hits at once and asks for more as the reader goes on.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_SessionServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -222,6 +237,11 @@ def add_SessionServiceServicer_to_server(servicer, server):
                     servicer.EditQueue,
                     request_deserializer=dsh_dot_session_dot_v1_dot_service__pb2.EditQueueRequest.FromString,
                     response_serializer=dsh_dot_session_dot_v1_dot_service__pb2.EditQueueResponse.SerializeToString,
+            ),
+            'Search': grpc.unary_unary_rpc_method_handler(
+                    servicer.Search,
+                    request_deserializer=dsh_dot_session_dot_v1_dot_service__pb2.SearchRequest.FromString,
+                    response_serializer=dsh_dot_session_dot_v1_dot_service__pb2.SearchResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -423,5 +443,22 @@ class SessionService(object):
         return grpc.experimental.unary_unary(request, target, '/dsh.session.v1.SessionService/EditQueue',
             dsh_dot_session_dot_v1_dot_service__pb2.EditQueueRequest.SerializeToString,
             dsh_dot_session_dot_v1_dot_service__pb2.EditQueueResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def Search(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/dsh.session.v1.SessionService/Search',
+            dsh_dot_session_dot_v1_dot_service__pb2.SearchRequest.SerializeToString,
+            dsh_dot_session_dot_v1_dot_service__pb2.SearchResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)

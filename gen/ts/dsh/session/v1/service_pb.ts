@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file dsh/session/v1/service.proto.
  */
 export const file_dsh_session_v1_service: GenFile = /*@__PURE__*/
-  fileDesc("Chxkc2gvc2Vzc2lvbi92MS9zZXJ2aWNlLnByb3RvEg5kc2guc2Vzc2lvbi52MSIVChNEZXNjcmliZUhvc3RSZXF1ZXN0IpMBChREZXNjcmliZUhvc3RSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgJEhYKDmZvcm1hdF92ZXJzaW9uGAIgASgNEhAKCGhvbWVfZGlyGAMgASgJEhQKDGNhcGFiaWxpdGllcxgEIAMoCRITCgtkZWZhdWx0X2N3ZBgFIAEoCRIVCg1kZWZhdWx0X21vZGVsGAYgASgJIhUKE0xpc3RTZXNzaW9uc1JlcXVlc3QiSAoUTGlzdFNlc3Npb25zUmVzcG9uc2USMAoIc2Vzc2lvbnMYASADKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeSKSAgoOU2Vzc2lvblN1bW1hcnkSCgoCaWQYASABKAkSCwoDY3dkGAIgASgJEhEKCXBhcmVudF9pZBgDIAEoCRIuCgpjcmVhdGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgdydW5uaW5nGAYgASgIEg0KBXRpdGxlGAcgASgJEg0KBW1vZGVsGAggASgJEhMKC2V2ZW50X2NvdW50GAkgASgNEhEKCXJlYWRfb25seRgKIAEoCBINCgVlcnJvchgLIAEoCRIOCgZvcmlnaW4YDCABKAkiFgoUV2F0Y2hTZXNzaW9uc1JlcXVlc3QizgIKFVdhdGNoU2Vzc2lvbnNSZXNwb25zZRI0CghzbmFwc2hvdBgBIAEoCzIgLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25zU25hcHNob3RIABIvCgVhZGRlZBgCIAEoCzIeLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25TdW1tYXJ5SAASMQoHcmVtb3ZlZBgDIAEoCzIeLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25SZW1vdmVkSAASLwoGc3RhdHVzGAQgASgLMh0uZHNoLnNlc3Npb24udjEuU2Vzc2lvblN0YXR1c0gAEjEKB3VwZGF0ZWQYBSABKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeUgAEi4KCWhlYXJ0YmVhdBgGIAEoCzIZLmRzaC5zZXNzaW9uLnYxLkhlYXJ0YmVhdEgAQgcKBWZyYW1lIkQKEFNlc3Npb25zU25hcHNob3QSMAoIc2Vzc2lvbnMYASADKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeSIcCg5TZXNzaW9uUmVtb3ZlZBIKCgJpZBgBIAEoCSIsCg1TZXNzaW9uU3RhdHVzEgoKAmlkGAEgASgJEg8KB3J1bm5pbmcYAiABKAgiNQoJSGVhcnRiZWF0EigKBHRpbWUYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInsKFENyZWF0ZVNlc3Npb25SZXF1ZXN0EgsKA2N3ZBgBIAEoCRIRCglwYXJlbnRfaWQYAiABKAkSDQoFbW9kZWwYAyABKAkSDgoGcHJlc2V0GAQgASgJEg0KBXRpdGxlGAUgASgJEhUKDWNvbnRpbnVlX2Zyb20YBiABKAkiSAoVQ3JlYXRlU2Vzc2lvblJlc3BvbnNlEi8KB3Nlc3Npb24YASABKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeSJfCgtQYWdlUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEhcKCmJlZm9yZV9zZXEYAiABKA1IAIgBARIUCgxtYXhfbWVzc2FnZXMYAyABKA1CDQoLX2JlZm9yZV9zZXEirwEKDFBhZ2VSZXNwb25zZRIxCgZldmVudHMYASADKAsyIS5kc2guc2Vzc2lvbi52MS5TZXNzaW9uRXZlbnRFbnRyeRIQCghoYXNfbW9yZRgCIAEoCBIqCghiYXNlbGluZRgDIAEoCzIYLmRzaC5zZXNzaW9uLnYxLkJhc2VsaW5lEi4KDGVuZF9iYXNlbGluZRgEIAEoCzIYLmRzaC5zZXNzaW9uLnYxLkJhc2VsaW5lIr4CCghCYXNlbGluZRISCgpiZWZvcmVfc2VxGAEgASgNEjAKC3Rva2VuX3VzYWdlGAIgASgLMhsuZHNoLnNlc3Npb24udjEuVG9rZW5Ub3RhbHMSKwoJdG9kb19saXN0GAMgASgLMhguZHNoLnNlc3Npb24udjEuVG9kb0xpc3QSOQoRbGF0ZXN0X2NvbXBhY3Rpb24YBCABKAsyHi5kc2guc2Vzc2lvbi52MS5Db21wYWN0aW9uTWFyaxIoCgRjb3N0GAUgASgLMhouZHNoLnNlc3Npb24udjEuQ29zdFRvdGFscxIuCgtsYXRlc3RfdHVybhgGIAEoCzIZLmRzaC5zZXNzaW9uLnYxLlR1cm5Vc2FnZRIqCgVxdWV1ZRgHIAMoCzIbLmRzaC5zZXNzaW9uLnYxLlF1ZXVlZElucHV0ImEKDkNvbXBhY3Rpb25NYXJrEgsKA3NlcRgBIAEoDRIVCg1rZXB0X2Zyb21fc2VxGAIgASgNEhUKDXRva2Vuc19iZWZvcmUYAyABKA0SFAoMdG9rZW5zX2FmdGVyGAQgASgNIkcKCkNvc3RUb3RhbHMSCwoDdXNkGAEgASgBEhQKDHByaWNlZF9zdGVwcxgCIAEoDRIWCg51bnByaWNlZF9zdGVwcxgDIAEoDSJwCglUdXJuVXNhZ2USDAoEdHVybhgBIAEoDRIrCgZ0b2tlbnMYAiABKAsyGy5kc2guc2Vzc2lvbi52MS5Ub2tlblRvdGFscxIoCgRjb3N0GAMgASgLMhouZHNoLnNlc3Npb24udjEuQ29zdFRvdGFscyJqCgtRdWV1ZWRJbnB1dBIQCghxdWV1ZV9pZBgBIAEoCRItCgdjb250ZW50GAIgAygLMhwuZHNoLnNlc3Npb24udjEuQ29udGVudEJsb2NrEg0KBXN0ZWVyGAMgASgIEgsKA3NlcRgEIAEoDSKdAQoLVG9rZW5Ub3RhbHMSFAoMaW5wdXRfdG9rZW5zGAEgASgEEhUKDW91dHB1dF90b2tlbnMYAiABKAQSGQoRY2FjaGVfcmVhZF90b2tlbnMYAyABKAQSGgoSY2FjaGVfd3JpdGVfdG9rZW5zGAQgASgEEhgKEHJlYXNvbmluZ190b2tlbnMYBSABKAQSEAoIbWVzc2FnZXMYBiABKA0iRwoIVG9kb0l0ZW0SDwoHY29udGVudBgBIAEoCRIqCgZzdGF0dXMYAiABKA4yGi5kc2guc2Vzc2lvbi52MS5Ub2RvU3RhdHVzIkAKCFRvZG9MaXN0EicKBWl0ZW1zGAEgAygLMhguZHNoLnNlc3Npb24udjEuVG9kb0l0ZW0SCwoDc2VxGAIgASgNIkkKDUZvbGxvd1JlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRIWCglhZnRlcl9zZXEYAiABKA1IAIgBAUIMCgpfYWZ0ZXJfc2VxIq8BCg5Gb2xsb3dSZXNwb25zZRIwCgdvcGVuaW5nGAEgASgLMh0uZHNoLnNlc3Npb24udjEuRm9sbG93T3BlbmluZ0gAEjIKBWV2ZW50GAIgASgLMiEuZHNoLnNlc3Npb24udjEuU2Vzc2lvbkV2ZW50RW50cnlIABIuCgloZWFydGJlYXQYAyABKAsyGS5kc2guc2Vzc2lvbi52MS5IZWFydGJlYXRIAEIHCgVmcmFtZSJGCg1Gb2xsb3dPcGVuaW5nEhEKCWZpcnN0X3NlcRgBIAEoDRIVCghsYXN0X3NlcRgCIAEoDUgAiAEBQgsKCV9sYXN0X3NlcSJ8Cg1Qcm9tcHRSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSLQoHY29udGVudBgCIAMoCzIcLmRzaC5zZXNzaW9uLnYxLkNvbnRlbnRCbG9jaxIoCgRtb2RlGAMgASgOMhouZHNoLnNlc3Npb24udjEuUHJvbXB0TW9kZSJLCg5Qcm9tcHRSZXNwb25zZRIPCgdzdGFydGVkGAEgASgIEhYKDnF1ZXVlX3Bvc2l0aW9uGAIgASgNEhAKCHF1ZXVlX2lkGAMgASgJIiMKDUNhbmNlbFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCSJpCg5DYW5jZWxSZXNwb25zZRIRCgljYW5jZWxsZWQYASABKAgSDwoHY2xlYXJlZBgCIAEoDRIzCg5jbGVhcmVkX2lucHV0cxgDIAMoCzIbLmRzaC5zZXNzaW9uLnYxLlF1ZXVlZElucHV0IpwBCg5SZXNwb25kUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEjQKCGFwcHJvdmFsGAIgASgLMiAuZHNoLnNlc3Npb24udjEuQXBwcm92YWxSZXNwb25zZUgAEjQKCHF1ZXN0aW9uGAMgASgLMiAuZHNoLnNlc3Npb24udjEuUXVlc3Rpb25SZXNwb25zZUgAQgoKCHJlc3BvbnNlIlsKEEFwcHJvdmFsUmVzcG9uc2USEwoLYXBwcm92YWxfaWQYASABKAkSMgoIZGVjaXNpb24YAiABKA4yIC5kc2guc2Vzc2lvbi52MS5BcHByb3ZhbERlY2lzaW9uImMKEFF1ZXN0aW9uUmVzcG9uc2USEwoLcXVlc3Rpb25faWQYASABKAkSJwoHYW5zd2VycxgCIAMoCzIWLmRzaC5zZXNzaW9uLnYxLkFuc3dlchIRCgljYW5jZWxsZWQYAyABKAgiEQoPUmVzcG9uZFJlc3BvbnNlIjkKDkNvbXBhY3RSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSEwoLaW5zdHJ1Y3Rpb24YAiABKAkiIgoPQ29tcGFjdFJlc3BvbnNlEg8KB3N0YXJ0ZWQYASABKAgiZwoQRWRpdFF1ZXVlUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEhAKCHF1ZXVlX2lkGAIgASgJEi0KB2NvbnRlbnQYAyADKAsyHC5kc2guc2Vzc2lvbi52MS5Db250ZW50QmxvY2siQwoRRWRpdFF1ZXVlUmVzcG9uc2USLgoIcHJldmlvdXMYASADKAsyHC5kc2guc2Vzc2lvbi52MS5Db250ZW50QmxvY2siRgoSSm91cm5hbEVycm9yRGV0YWlsEhIKCnNlc3Npb25faWQYASABKAkSDAoEbGluZRgCIAEoDRIOCgZyZWFzb24YAyABKAkqegoKVG9kb1N0YXR1cxIbChdUT0RPX1NUQVRVU19VTlNQRUNJRklFRBAAEhcKE1RPRE9fU1RBVFVTX1BFTkRJTkcQARIbChdUT0RPX1NUQVRVU19JTl9QUk9HUkVTUxACEhkKFVRPRE9fU1RBVFVTX0NPTVBMRVRFRBADKlcKClByb21wdE1vZGUSGwoXUFJPTVBUX01PREVfVU5TUEVDSUZJRUQQABIVChFQUk9NUFRfTU9ERV9RVUVVRRABEhUKEVBST01QVF9NT0RFX1NURUVSEAIyjgcKDlNlc3Npb25TZXJ2aWNlElkKDERlc2NyaWJlSG9zdBIjLmRzaC5zZXNzaW9uLnYxLkRlc2NyaWJlSG9zdFJlcXVlc3QaJC5kc2guc2Vzc2lvbi52MS5EZXNjcmliZUhvc3RSZXNwb25zZRJZCgxMaXN0U2Vzc2lvbnMSIy5kc2guc2Vzc2lvbi52MS5MaXN0U2Vzc2lvbnNSZXF1ZXN0GiQuZHNoLnNlc3Npb24udjEuTGlzdFNlc3Npb25zUmVzcG9uc2USXgoNV2F0Y2hTZXNzaW9ucxIkLmRzaC5zZXNzaW9uLnYxLldhdGNoU2Vzc2lvbnNSZXF1ZXN0GiUuZHNoLnNlc3Npb24udjEuV2F0Y2hTZXNzaW9uc1Jlc3BvbnNlMAESXAoNQ3JlYXRlU2Vzc2lvbhIkLmRzaC5zZXNzaW9uLnYxLkNyZWF0ZVNlc3Npb25SZXF1ZXN0GiUuZHNoLnNlc3Npb24udjEuQ3JlYXRlU2Vzc2lvblJlc3BvbnNlEkEKBFBhZ2USGy5kc2guc2Vzc2lvbi52MS5QYWdlUmVxdWVzdBocLmRzaC5zZXNzaW9uLnYxLlBhZ2VSZXNwb25zZRJJCgZGb2xsb3cSHS5kc2guc2Vzc2lvbi52MS5Gb2xsb3dSZXF1ZXN0Gh4uZHNoLnNlc3Npb24udjEuRm9sbG93UmVzcG9uc2UwARJHCgZQcm9tcHQSHS5kc2guc2Vzc2lvbi52MS5Qcm9tcHRSZXF1ZXN0Gh4uZHNoLnNlc3Npb24udjEuUHJvbXB0UmVzcG9uc2USRwoGQ2FuY2VsEh0uZHNoLnNlc3Npb24udjEuQ2FuY2VsUmVxdWVzdBoeLmRzaC5zZXNzaW9uLnYxLkNhbmNlbFJlc3BvbnNlEkoKB1Jlc3BvbmQSHi5kc2guc2Vzc2lvbi52MS5SZXNwb25kUmVxdWVzdBofLmRzaC5zZXNzaW9uLnYxLlJlc3BvbmRSZXNwb25zZRJKCgdDb21wYWN0Eh4uZHNoLnNlc3Npb24udjEuQ29tcGFjdFJlcXVlc3QaHy5kc2guc2Vzc2lvbi52MS5Db21wYWN0UmVzcG9uc2USUAoJRWRpdFF1ZXVlEiAuZHNoLnNlc3Npb24udjEuRWRpdFF1ZXVlUmVxdWVzdBohLmRzaC5zZXNzaW9uLnYxLkVkaXRRdWV1ZVJlc3BvbnNlYgZwcm90bzM", [file_dsh_session_v1_content, file_dsh_session_v1_events, file_google_protobuf_timestamp]);
+  fileDesc("Chxkc2gvc2Vzc2lvbi92MS9zZXJ2aWNlLnByb3RvEg5kc2guc2Vzc2lvbi52MSIVChNEZXNjcmliZUhvc3RSZXF1ZXN0IpMBChREZXNjcmliZUhvc3RSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgJEhYKDmZvcm1hdF92ZXJzaW9uGAIgASgNEhAKCGhvbWVfZGlyGAMgASgJEhQKDGNhcGFiaWxpdGllcxgEIAMoCRITCgtkZWZhdWx0X2N3ZBgFIAEoCRIVCg1kZWZhdWx0X21vZGVsGAYgASgJIhUKE0xpc3RTZXNzaW9uc1JlcXVlc3QiSAoUTGlzdFNlc3Npb25zUmVzcG9uc2USMAoIc2Vzc2lvbnMYASADKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeSKSAgoOU2Vzc2lvblN1bW1hcnkSCgoCaWQYASABKAkSCwoDY3dkGAIgASgJEhEKCXBhcmVudF9pZBgDIAEoCRIuCgpjcmVhdGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgdydW5uaW5nGAYgASgIEg0KBXRpdGxlGAcgASgJEg0KBW1vZGVsGAggASgJEhMKC2V2ZW50X2NvdW50GAkgASgNEhEKCXJlYWRfb25seRgKIAEoCBINCgVlcnJvchgLIAEoCRIOCgZvcmlnaW4YDCABKAkiFgoUV2F0Y2hTZXNzaW9uc1JlcXVlc3QizgIKFVdhdGNoU2Vzc2lvbnNSZXNwb25zZRI0CghzbmFwc2hvdBgBIAEoCzIgLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25zU25hcHNob3RIABIvCgVhZGRlZBgCIAEoCzIeLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25TdW1tYXJ5SAASMQoHcmVtb3ZlZBgDIAEoCzIeLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25SZW1vdmVkSAASLwoGc3RhdHVzGAQgASgLMh0uZHNoLnNlc3Npb24udjEuU2Vzc2lvblN0YXR1c0gAEjEKB3VwZGF0ZWQYBSABKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeUgAEi4KCWhlYXJ0YmVhdBgGIAEoCzIZLmRzaC5zZXNzaW9uLnYxLkhlYXJ0YmVhdEgAQgcKBWZyYW1lIkQKEFNlc3Npb25zU25hcHNob3QSMAoIc2Vzc2lvbnMYASADKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeSIcCg5TZXNzaW9uUmVtb3ZlZBIKCgJpZBgBIAEoCSIsCg1TZXNzaW9uU3RhdHVzEgoKAmlkGAEgASgJEg8KB3J1bm5pbmcYAiABKAgiNQoJSGVhcnRiZWF0EigKBHRpbWUYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInsKFENyZWF0ZVNlc3Npb25SZXF1ZXN0EgsKA2N3ZBgBIAEoCRIRCglwYXJlbnRfaWQYAiABKAkSDQoFbW9kZWwYAyABKAkSDgoGcHJlc2V0GAQgASgJEg0KBXRpdGxlGAUgASgJEhUKDWNvbnRpbnVlX2Zyb20YBiABKAkiSAoVQ3JlYXRlU2Vzc2lvblJlc3BvbnNlEi8KB3Nlc3Npb24YASABKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeSJfCgtQYWdlUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEhcKCmJlZm9yZV9zZXEYAiABKA1IAIgBARIUCgxtYXhfbWVzc2FnZXMYAyABKA1CDQoLX2JlZm9yZV9zZXEirwEKDFBhZ2VSZXNwb25zZRIxCgZldmVudHMYASADKAsyIS5kc2guc2Vzc2lvbi52MS5TZXNzaW9uRXZlbnRFbnRyeRIQCghoYXNfbW9yZRgCIAEoCBIqCghiYXNlbGluZRgDIAEoCzIYLmRzaC5zZXNzaW9uLnYxLkJhc2VsaW5lEi4KDGVuZF9iYXNlbGluZRgEIAEoCzIYLmRzaC5zZXNzaW9uLnYxLkJhc2VsaW5lIr4CCghCYXNlbGluZRISCgpiZWZvcmVfc2VxGAEgASgNEjAKC3Rva2VuX3VzYWdlGAIgASgLMhsuZHNoLnNlc3Npb24udjEuVG9rZW5Ub3RhbHMSKwoJdG9kb19saXN0GAMgASgLMhguZHNoLnNlc3Npb24udjEuVG9kb0xpc3QSOQoRbGF0ZXN0X2NvbXBhY3Rpb24YBCABKAsyHi5kc2guc2Vzc2lvbi52MS5Db21wYWN0aW9uTWFyaxIoCgRjb3N0GAUgASgLMhouZHNoLnNlc3Npb24udjEuQ29zdFRvdGFscxIuCgtsYXRlc3RfdHVybhgGIAEoCzIZLmRzaC5zZXNzaW9uLnYxLlR1cm5Vc2FnZRIqCgVxdWV1ZRgHIAMoCzIbLmRzaC5zZXNzaW9uLnYxLlF1ZXVlZElucHV0ImEKDkNvbXBhY3Rpb25NYXJrEgsKA3NlcRgBIAEoDRIVCg1rZXB0X2Zyb21fc2VxGAIgASgNEhUKDXRva2Vuc19iZWZvcmUYAyABKA0SFAoMdG9rZW5zX2FmdGVyGAQgASgNIkcKCkNvc3RUb3RhbHMSCwoDdXNkGAEgASgBEhQKDHByaWNlZF9zdGVwcxgCIAEoDRIWCg51bnByaWNlZF9zdGVwcxgDIAEoDSJwCglUdXJuVXNhZ2USDAoEdHVybhgBIAEoDRIrCgZ0b2tlbnMYAiABKAsyGy5kc2guc2Vzc2lvbi52MS5Ub2tlblRvdGFscxIoCgRjb3N0GAMgASgLMhouZHNoLnNlc3Npb24udjEuQ29zdFRvdGFscyJqCgtRdWV1ZWRJbnB1dBIQCghxdWV1ZV9pZBgBIAEoCRItCgdjb250ZW50GAIgAygLMhwuZHNoLnNlc3Npb24udjEuQ29udGVudEJsb2NrEg0KBXN0ZWVyGAMgASgIEgsKA3NlcRgEIAEoDSKdAQoLVG9rZW5Ub3RhbHMSFAoMaW5wdXRfdG9rZW5zGAEgASgEEhUKDW91dHB1dF90b2tlbnMYAiABKAQSGQoRY2FjaGVfcmVhZF90b2tlbnMYAyABKAQSGgoSY2FjaGVfd3JpdGVfdG9rZW5zGAQgASgEEhgKEHJlYXNvbmluZ190b2tlbnMYBSABKAQSEAoIbWVzc2FnZXMYBiABKA0iRwoIVG9kb0l0ZW0SDwoHY29udGVudBgBIAEoCRIqCgZzdGF0dXMYAiABKA4yGi5kc2guc2Vzc2lvbi52MS5Ub2RvU3RhdHVzIkAKCFRvZG9MaXN0EicKBWl0ZW1zGAEgAygLMhguZHNoLnNlc3Npb24udjEuVG9kb0l0ZW0SCwoDc2VxGAIgASgNIkkKDUZvbGxvd1JlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRIWCglhZnRlcl9zZXEYAiABKA1IAIgBAUIMCgpfYWZ0ZXJfc2VxIq8BCg5Gb2xsb3dSZXNwb25zZRIwCgdvcGVuaW5nGAEgASgLMh0uZHNoLnNlc3Npb24udjEuRm9sbG93T3BlbmluZ0gAEjIKBWV2ZW50GAIgASgLMiEuZHNoLnNlc3Npb24udjEuU2Vzc2lvbkV2ZW50RW50cnlIABIuCgloZWFydGJlYXQYAyABKAsyGS5kc2guc2Vzc2lvbi52MS5IZWFydGJlYXRIAEIHCgVmcmFtZSJGCg1Gb2xsb3dPcGVuaW5nEhEKCWZpcnN0X3NlcRgBIAEoDRIVCghsYXN0X3NlcRgCIAEoDUgAiAEBQgsKCV9sYXN0X3NlcSJ8Cg1Qcm9tcHRSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSLQoHY29udGVudBgCIAMoCzIcLmRzaC5zZXNzaW9uLnYxLkNvbnRlbnRCbG9jaxIoCgRtb2RlGAMgASgOMhouZHNoLnNlc3Npb24udjEuUHJvbXB0TW9kZSJLCg5Qcm9tcHRSZXNwb25zZRIPCgdzdGFydGVkGAEgASgIEhYKDnF1ZXVlX3Bvc2l0aW9uGAIgASgNEhAKCHF1ZXVlX2lkGAMgASgJIiMKDUNhbmNlbFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCSJpCg5DYW5jZWxSZXNwb25zZRIRCgljYW5jZWxsZWQYASABKAgSDwoHY2xlYXJlZBgCIAEoDRIzCg5jbGVhcmVkX2lucHV0cxgDIAMoCzIbLmRzaC5zZXNzaW9uLnYxLlF1ZXVlZElucHV0IpwBCg5SZXNwb25kUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEjQKCGFwcHJvdmFsGAIgASgLMiAuZHNoLnNlc3Npb24udjEuQXBwcm92YWxSZXNwb25zZUgAEjQKCHF1ZXN0aW9uGAMgASgLMiAuZHNoLnNlc3Npb24udjEuUXVlc3Rpb25SZXNwb25zZUgAQgoKCHJlc3BvbnNlIlsKEEFwcHJvdmFsUmVzcG9uc2USEwoLYXBwcm92YWxfaWQYASABKAkSMgoIZGVjaXNpb24YAiABKA4yIC5kc2guc2Vzc2lvbi52MS5BcHByb3ZhbERlY2lzaW9uImMKEFF1ZXN0aW9uUmVzcG9uc2USEwoLcXVlc3Rpb25faWQYASABKAkSJwoHYW5zd2VycxgCIAMoCzIWLmRzaC5zZXNzaW9uLnYxLkFuc3dlchIRCgljYW5jZWxsZWQYAyABKAgiEQoPUmVzcG9uZFJlc3BvbnNlIjkKDkNvbXBhY3RSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSEwoLaW5zdHJ1Y3Rpb24YAiABKAkiIgoPQ29tcGFjdFJlc3BvbnNlEg8KB3N0YXJ0ZWQYASABKAgiZwoQRWRpdFF1ZXVlUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEhAKCHF1ZXVlX2lkGAIgASgJEi0KB2NvbnRlbnQYAyADKAsyHC5kc2guc2Vzc2lvbi52MS5Db250ZW50QmxvY2siQwoRRWRpdFF1ZXVlUmVzcG9uc2USLgoIcHJldmlvdXMYASADKAsyHC5kc2guc2Vzc2lvbi52MS5Db250ZW50QmxvY2siRgoSSm91cm5hbEVycm9yRGV0YWlsEhIKCnNlc3Npb25faWQYASABKAkSDAoEbGluZRgCIAEoDRIOCgZyZWFzb24YAyABKAkitwEKDVNlYXJjaFJlcXVlc3QSDQoFcXVlcnkYASABKAkSFgoOY2FzZV9zZW5zaXRpdmUYAiABKAgSDQoFcmVnZXgYAyABKAgSEgoKc2Vzc2lvbl9pZBgEIAEoCRIpCgVraW5kcxgFIAMoDjIaLmRzaC5zZXNzaW9uLnYxLlNlYXJjaEtpbmQSEgoKdG9vbF9uYW1lcxgGIAMoCRINCgVsaW1pdBgHIAEoDRIOCgZjdXJzb3IYCCABKAkiZAoOU2VhcmNoUmVzcG9uc2USJwoEaGl0cxgBIAMoCzIZLmRzaC5zZXNzaW9uLnYxLlNlYXJjaEhpdBITCgtuZXh0X2N1cnNvchgCIAEoCRIUCgx0aW1lX2xpbWl0ZWQYAyABKAgizQEKCVNlYXJjaEhpdBISCgpzZXNzaW9uX2lkGAEgASgJEgsKA3NlcRgCIAEoDRISCgpldmVudF90eXBlGAMgASgJEigKBGtpbmQYBCABKA4yGi5kc2guc2Vzc2lvbi52MS5TZWFyY2hLaW5kEhEKCXRvb2xfbmFtZRgFIAEoCRIPCgdjYWxsX2lkGAYgASgJEg8KB3NuaXBwZXQYByABKAkSLAoHbWF0Y2hlcxgIIAMoCzIbLmRzaC5zZXNzaW9uLnYxLlNlYXJjaE1hdGNoIikKC1NlYXJjaE1hdGNoEg0KBXN0YXJ0GAEgASgNEgsKA2VuZBgCIAEoDSp6CgpUb2RvU3RhdHVzEhsKF1RPRE9fU1RBVFVTX1VOU1BFQ0lGSUVEEAASFwoTVE9ET19TVEFUVVNfUEVORElORxABEhsKF1RPRE9fU1RBVFVTX0lOX1BST0dSRVNTEAISGQoVVE9ET19TVEFUVVNfQ09NUExFVEVEEAMqVwoKUHJvbXB0TW9kZRIbChdQUk9NUFRfTU9ERV9VTlNQRUNJRklFRBAAEhUKEVBST01QVF9NT0RFX1FVRVVFEAESFQoRUFJPTVBUX01PREVfU1RFRVIQAiqZAQoKU2VhcmNoS2luZBIbChdTRUFSQ0hfS0lORF9VTlNQRUNJRklFRBAAEhYKElNFQVJDSF9LSU5EX1BST01QVBABEhkKFVNFQVJDSF9LSU5EX0FTU0lTVEFOVBACEh4KGlNFQVJDSF9LSU5EX1RPT0xfQVJHVU1FTlRTEAMSGwoXU0VBUkNIX0tJTkRfVE9PTF9PVVRQVVQQBDLXBwoOU2Vzc2lvblNlcnZpY2USWQoMRGVzY3JpYmVIb3N0EiMuZHNoLnNlc3Npb24udjEuRGVzY3JpYmVIb3N0UmVxdWVzdBokLmRzaC5zZXNzaW9uLnYxLkRlc2NyaWJlSG9zdFJlc3BvbnNlElkKDExpc3RTZXNzaW9ucxIjLmRzaC5zZXNzaW9uLnYxLkxpc3RTZXNzaW9uc1JlcXVlc3QaJC5kc2guc2Vzc2lvbi52MS5MaXN0U2Vzc2lvbnNSZXNwb25zZRJeCg1XYXRjaFNlc3Npb25zEiQuZHNoLnNlc3Npb24udjEuV2F0Y2hTZXNzaW9uc1JlcXVlc3QaJS5kc2guc2Vzc2lvbi52MS5XYXRjaFNlc3Npb25zUmVzcG9uc2UwARJcCg1DcmVhdGVTZXNzaW9uEiQuZHNoLnNlc3Npb24udjEuQ3JlYXRlU2Vzc2lvblJlcXVlc3QaJS5kc2guc2Vzc2lvbi52MS5DcmVhdGVTZXNzaW9uUmVzcG9uc2USQQoEUGFnZRIbLmRzaC5zZXNzaW9uLnYxLlBhZ2VSZXF1ZXN0GhwuZHNoLnNlc3Npb24udjEuUGFnZVJlc3BvbnNlEkkKBkZvbGxvdxIdLmRzaC5zZXNzaW9uLnYxLkZvbGxvd1JlcXVlc3QaHi5kc2guc2Vzc2lvbi52MS5Gb2xsb3dSZXNwb25zZTABEkcKBlByb21wdBIdLmRzaC5zZXNzaW9uLnYxLlByb21wdFJlcXVlc3QaHi5kc2guc2Vzc2lvbi52MS5Qcm9tcHRSZXNwb25zZRJHCgZDYW5jZWwSHS5kc2guc2Vzc2lvbi52MS5DYW5jZWxSZXF1ZXN0Gh4uZHNoLnNlc3Npb24udjEuQ2FuY2VsUmVzcG9uc2USSgoHUmVzcG9uZBIeLmRzaC5zZXNzaW9uLnYxLlJlc3BvbmRSZXF1ZXN0Gh8uZHNoLnNlc3Npb24udjEuUmVzcG9uZFJlc3BvbnNlEkoKB0NvbXBhY3QSHi5kc2guc2Vzc2lvbi52MS5Db21wYWN0UmVxdWVzdBofLmRzaC5zZXNzaW9uLnYxLkNvbXBhY3RSZXNwb25zZRJQCglFZGl0UXVldWUSIC5kc2guc2Vzc2lvbi52MS5FZGl0UXVldWVSZXF1ZXN0GiEuZHNoLnNlc3Npb24udjEuRWRpdFF1ZXVlUmVzcG9uc2USRwoGU2VhcmNoEh0uZHNoLnNlc3Npb24udjEuU2VhcmNoUmVxdWVzdBoeLmRzaC5zZXNzaW9uLnYxLlNlYXJjaFJlc3BvbnNlYgZwcm90bzM", [file_dsh_session_v1_content, file_dsh_session_v1_events, file_google_protobuf_timestamp]);
 
 /**
  * Asks for facts about the host.
@@ -62,7 +62,7 @@ export type DescribeHostResponse = Message<"dsh.session.v1.DescribeHostResponse"
 
   /**
    * What the host can do: "page", "follow", "watch", "create", "prompt", "cancel",
-   * "respond", "compact", "edit_queue". Read-only hosts (fixtures) leave out the write capabilities.
+   * "respond", "compact", "edit_queue", "search". Read-only hosts (fixtures) leave out the write capabilities.
    *
    * @generated from field: repeated string capabilities = 4;
    */
@@ -1402,6 +1402,219 @@ export const JournalErrorDetailSchema: GenMessage<JournalErrorDetail> = /*@__PUR
   messageDesc(file_dsh_session_v1_service, 38);
 
 /**
+ * Asks for the hits of a query in one session or in all of them.
+ *
+ * @generated from message dsh.session.v1.SearchRequest
+ */
+export type SearchRequest = Message<"dsh.session.v1.SearchRequest"> & {
+  /**
+   * What to find: 1 to 1024 characters, not only white space. Plain text unless `regex`.
+   *
+   * @generated from field: string query = 1;
+   */
+  query: string;
+
+  /**
+   * Match case exactly; false (the default) ignores case.
+   *
+   * @generated from field: bool case_sensitive = 2;
+   */
+  caseSensitive: boolean;
+
+  /**
+   * Read `query` as a regular expression in ripgrep's dialect (the Rust `regex` crate:
+   * no look-around or backreferences, so every pattern runs in linear time). It is
+   * matched inside one field's text as the journal stores it, JSON-escaped: a newline is
+   * the two characters `\n` and a quote `\"`; a match never spans two fields, and `^`
+   * and `$` anchor to the journal line, not the field. A pattern that does not compile
+   * is invalid_argument with ripgrep's message.
+   *
+   * @generated from field: bool regex = 3;
+   */
+  regex: boolean;
+
+  /**
+   * One session to search; empty searches every session, newest (by last event) first.
+   * An unknown session is not_found.
+   *
+   * @generated from field: string session_id = 4;
+   */
+  sessionId: string;
+
+  /**
+   * The kinds of field to search; empty searches all of them.
+   *
+   * @generated from field: repeated dsh.session.v1.SearchKind kinds = 5;
+   */
+  kinds: SearchKind[];
+
+  /**
+   * Only hits on calls of these tools (exact names: `bash`, `read_file`...); empty for
+   * any. With a tool name, prompts and assistant text never hit.
+   *
+   * @generated from field: repeated string tool_names = 6;
+   */
+  toolNames: string[];
+
+  /**
+   * Most hits in the response; 50 when 0; at most 500.
+   *
+   * @generated from field: uint32 limit = 7;
+   */
+  limit: number;
+
+  /**
+   * Where to go on: a previous response's `next_cursor`, with the same query, session
+   * and filters. Empty starts at the beginning. A malformed cursor is invalid_argument.
+   *
+   * @generated from field: string cursor = 8;
+   */
+  cursor: string;
+};
+
+/**
+ * Describes the message dsh.session.v1.SearchRequest.
+ * Use `create(SearchRequestSchema)` to create a new message.
+ */
+export const SearchRequestSchema: GenMessage<SearchRequest> = /*@__PURE__*/
+  messageDesc(file_dsh_session_v1_service, 39);
+
+/**
+ * One page of hits, in order: sessions newest first, and within a session by seq.
+ *
+ * @generated from message dsh.session.v1.SearchResponse
+ */
+export type SearchResponse = Message<"dsh.session.v1.SearchResponse"> & {
+  /**
+   * The hits, at most the request's limit; each event hits at most once.
+   *
+   * @generated from field: repeated dsh.session.v1.SearchHit hits = 1;
+   */
+  hits: SearchHit[];
+
+  /**
+   * The cursor for the next page; empty when the search is complete.
+   *
+   * @generated from field: string next_cursor = 2;
+   */
+  nextCursor: string;
+
+  /**
+   * True when the page stopped at the host's time budget rather than at the limit or the
+   * end: there may be more hits, and `next_cursor` goes on from where it stopped.
+   *
+   * @generated from field: bool time_limited = 3;
+   */
+  timeLimited: boolean;
+};
+
+/**
+ * Describes the message dsh.session.v1.SearchResponse.
+ * Use `create(SearchResponseSchema)` to create a new message.
+ */
+export const SearchResponseSchema: GenMessage<SearchResponse> = /*@__PURE__*/
+  messageDesc(file_dsh_session_v1_service, 40);
+
+/**
+ * One event that matched.
+ *
+ * @generated from message dsh.session.v1.SearchHit
+ */
+export type SearchHit = Message<"dsh.session.v1.SearchHit"> & {
+  /**
+   * The session of the event.
+   *
+   * @generated from field: string session_id = 1;
+   */
+  sessionId: string;
+
+  /**
+   * The event's seq: a client pages to it with Page(before_seq = seq + 1).
+   *
+   * @generated from field: uint32 seq = 2;
+   */
+  seq: number;
+
+  /**
+   * The event's journal type (`user/message`, `tool/result`, `tool/output`...).
+   *
+   * @generated from field: string event_type = 3;
+   */
+  eventType: string;
+
+  /**
+   * The kind of field the match is in.
+   *
+   * @generated from field: dsh.session.v1.SearchKind kind = 4;
+   */
+  kind: SearchKind;
+
+  /**
+   * The tool's name for a tool event, when the host knows it; empty otherwise.
+   *
+   * @generated from field: string tool_name = 5;
+   */
+  toolName: string;
+
+  /**
+   * The call id for a tool event; empty otherwise.
+   *
+   * @generated from field: string call_id = 6;
+   */
+  callId: string;
+
+  /**
+   * A short excerpt of the field around the first match (at most about 200 characters,
+   * cut at character boundaries; newlines kept).
+   *
+   * @generated from field: string snippet = 7;
+   */
+  snippet: string;
+
+  /**
+   * Where the matches lie in `snippet`, in order, not overlapping.
+   *
+   * @generated from field: repeated dsh.session.v1.SearchMatch matches = 8;
+   */
+  matches: SearchMatch[];
+};
+
+/**
+ * Describes the message dsh.session.v1.SearchHit.
+ * Use `create(SearchHitSchema)` to create a new message.
+ */
+export const SearchHitSchema: GenMessage<SearchHit> = /*@__PURE__*/
+  messageDesc(file_dsh_session_v1_service, 41);
+
+/**
+ * A match inside a snippet, in UTF-16 code units (the way JavaScript indexes strings).
+ *
+ * @generated from message dsh.session.v1.SearchMatch
+ */
+export type SearchMatch = Message<"dsh.session.v1.SearchMatch"> & {
+  /**
+   * The first code unit of the match.
+   *
+   * @generated from field: uint32 start = 1;
+   */
+  start: number;
+
+  /**
+   * One past the last code unit of the match.
+   *
+   * @generated from field: uint32 end = 2;
+   */
+  end: number;
+};
+
+/**
+ * Describes the message dsh.session.v1.SearchMatch.
+ * Use `create(SearchMatchSchema)` to create a new message.
+ */
+export const SearchMatchSchema: GenMessage<SearchMatch> = /*@__PURE__*/
+  messageDesc(file_dsh_session_v1_service, 42);
+
+/**
  * The status of a todo item.
  *
  * @generated from enum dsh.session.v1.TodoStatus
@@ -1475,6 +1688,55 @@ export enum PromptMode {
  */
 export const PromptModeSchema: GenEnum<PromptMode> = /*@__PURE__*/
   enumDesc(file_dsh_session_v1_service, 1);
+
+/**
+ * What a search looks in. A hit's kind is the kind of the field it matched in.
+ *
+ * @generated from enum dsh.session.v1.SearchKind
+ */
+export enum SearchKind {
+  /**
+   * Not set; in a request's `kinds`, it is ignored.
+   *
+   * @generated from enum value: SEARCH_KIND_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * What a person typed: the text of `user/message` and `steering/message`.
+   *
+   * @generated from enum value: SEARCH_KIND_PROMPT = 1;
+   */
+  PROMPT = 1,
+
+  /**
+   * What the model wrote: the text and reasoning blocks of `assistant/message`.
+   *
+   * @generated from enum value: SEARCH_KIND_ASSISTANT = 2;
+   */
+  ASSISTANT = 2,
+
+  /**
+   * The argument text of `tool/call` and `tool/code-dispatch-start`, as the model wrote it.
+   *
+   * @generated from enum value: SEARCH_KIND_TOOL_ARGUMENTS = 3;
+   */
+  TOOL_ARGUMENTS = 3,
+
+  /**
+   * Tool output: the text blocks and error message of `tool/result`, the text of
+   * `tool/code-dispatch` and the live `tool/output` deltas. Images are never searched.
+   *
+   * @generated from enum value: SEARCH_KIND_TOOL_OUTPUT = 4;
+   */
+  TOOL_OUTPUT = 4,
+}
+
+/**
+ * Describes the enum dsh.session.v1.SearchKind.
+ */
+export const SearchKindSchema: GenEnum<SearchKind> = /*@__PURE__*/
+  enumDesc(file_dsh_session_v1_service, 2);
 
 /**
  * SessionService serves agent sessions: their journals (Page, Follow), the session
@@ -1598,6 +1860,19 @@ export const SessionService: GenService<{
     methodKind: "unary";
     input: typeof EditQueueRequestSchema;
     output: typeof EditQueueResponseSchema;
+  },
+  /**
+   * Finds text that a person reads in sessions (prompts, assistant text, tool arguments,
+   * tool output), one session or all of them, newest session first. Paged unary: each call
+   * answers at most `limit` hits within a time budget and a cursor for the next page, so a
+   * client shows the first hits at once and asks for more as the reader goes on.
+   *
+   * @generated from rpc dsh.session.v1.SessionService.Search
+   */
+  search: {
+    methodKind: "unary";
+    input: typeof SearchRequestSchema;
+    output: typeof SearchResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_dsh_session_v1_service, 0);
