@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { access, constants, mkdir, readdir, stat } from 'node:fs/promises';
+import { access, constants, mkdir, rename, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import {
   createProjectionRegistry,
@@ -15,8 +15,10 @@ import {
   LiveFeed,
   type LiveOptions,
   type StoreChange,
+  factsTitle,
   parseSessionId,
 } from '@dsh/journal';
+import { SessionCatalog, type CatalogEntry } from './session-catalog.js';
 import { FileJournal } from './file-journal.js';
 import { readJournalEnds } from './read-journal-ends.js';
 import { ioError } from './io-error.js';
@@ -30,7 +32,12 @@ export interface FileJournalOptions {
   readonly fixtureDirs?: readonly string[];
   /** The projections every journal keeps for its baselines (the standard ones unless given). */
   readonly projections?: ProjectionRegistry;
+  /** Keep the session catalog's cache in `<dataDir>/catalog.json` (default true). */
+  readonly catalogCache?: boolean;
 }
+
+/** The folder under the data dir that deleted sessions are moved to. */
+export const trashDirName = 'trash';
 
 interface Located {
   readonly path: string;
@@ -65,12 +72,15 @@ export async function createFileJournalBackend(
     () => true,
     () => false,
   );
-  return new FileJournalBackend(
+  const backend = new FileJournalBackend(
     dataDir,
     (options.fixtureDirs ?? []).map((d) => resolve(d)),
     writable,
     options.projections ?? createProjectionRegistry(),
+    options.catalogCache ?? writable,
   );
+  await backend.catalog.start();
+  return backend;
 }
 
 /** The file backend: `<dataDir>/<id>.jsonl` per session, plus read-only fixture dirs. */
@@ -80,28 +90,81 @@ export class FileJournalBackend implements JournalBackend {
   private readonly failures = new Map<string, Failure>();
   private readonly changes = new LiveFeed<StoreChange>();
   private readonly updated = new Set<string>();
+  /** Every session's list facts, kept current without reading journals per list. */
+  readonly catalog: SessionCatalog;
 
   constructor(
     readonly dataDir: string,
     private readonly fixtureDirs: readonly string[],
     private readonly writable: boolean,
     readonly projections: ProjectionRegistry,
-  ) {}
+    catalogCache: boolean,
+  ) {
+    this.catalog = new SessionCatalog(
+      dataDir,
+      fixtureDirs,
+      (changes) => this.changes.push(changes),
+      catalogCache,
+    );
+  }
 
   get location(): string {
     return this.dataDir;
   }
 
+  /** From the catalog: reads no journal but the ones whose facts could not be read. */
   async list(): Promise<JournalSummary[]> {
-    const ids = new Map<string, string>();
-    for (const dir of [this.dataDir, ...this.fixtureDirs]) {
-      for (const name of await readdir(dir).catch(() => [] as string[])) {
-        const id = name.endsWith('.jsonl') ? name.slice(0, -'.jsonl'.length) : '';
-        if (parseSessionId(id).ok && !ids.has(id)) ids.set(id, dir);
-      }
+    await this.catalog.sync();
+    const summaries: JournalSummary[] = [];
+    const unread: Promise<JournalSummary | undefined>[] = [];
+    for (const entry of this.catalog.entries.values()) {
+      const known = this.fromCatalog(entry);
+      if (known !== undefined) summaries.push(known);
+      else unread.push(this.readSummary(entry.id));
     }
-    const summaries = await Promise.all([...ids.keys()].map((id) => this.summary(id)));
-    return summaries.filter((s): s is JournalSummary => s !== undefined);
+    for (const summary of await Promise.all(unread)) if (summary) summaries.push(summary);
+    return summaries;
+  }
+
+  async summary(sessionId: string): Promise<JournalSummary | undefined> {
+    const id = validId(sessionId, 'session');
+    let entry = this.catalog.entries.get(id);
+    if (entry === undefined) {
+      await this.catalog.look(id);
+      entry = this.catalog.entries.get(id);
+      if (entry === undefined) return undefined;
+    }
+    return this.fromCatalog(entry) ?? this.readSummary(id);
+  }
+
+  async remove(sessionId: string): Promise<string> {
+    const id = validId(sessionId, 'session');
+    const located = await this.locate(id);
+    if (located === undefined) throw new JournalError('not_found', `session ${id} does not exist`);
+    if (located.readOnly || !this.writable) {
+      throw new JournalError(
+        'read_only',
+        `session ${id} is in a read-only dir (${located.path}): remove the file there to delete it`,
+      );
+    }
+    await this.opening.get(id)?.catch(() => undefined);
+    const journal = this.opened.get(id);
+    this.opened.delete(id);
+    await journal?.close();
+    const stampName = new Date().toISOString().replace(/[:.]/g, '-');
+    const trash = join(this.dataDir, trashDirName, `${id}-${stampName}`);
+    const fail = (error: unknown) => {
+      throw ioError(error, {
+        action: `session ${id}: cannot move it to the trash ${trash}`,
+        path: trash,
+        dataDir: this.dataDir,
+      });
+    };
+    await mkdir(trash, { recursive: true }).catch(fail);
+    await rename(located.path, join(trash, `${id}.jsonl`)).catch(fail);
+    this.failures.delete(id);
+    this.catalog.drop(id);
+    return trash;
   }
 
   async open(sessionId: string): Promise<FileJournal> {
@@ -143,9 +206,8 @@ export class FileJournalBackend implements JournalBackend {
       const created =
         (await this.locate(id)) === undefined && (await writeJournalHeader(this.dataDir, header));
       if (created) {
-        const journal = await this.open(id);
-        this.emit({ kind: 'added', sessionId: id });
-        return journal;
+        await this.catalog.look(id);
+        return await this.open(id);
       }
       if (given || attempt >= 4) {
         throw new JournalError('exists', `session ${id} already exists: pick another id`);
@@ -162,6 +224,7 @@ export class FileJournalBackend implements JournalBackend {
     const journals = [...this.opened.values()];
     this.opened.clear();
     await Promise.all(journals.map((j) => j.close()));
+    await this.catalog.close();
     this.changes.close();
   }
 
@@ -178,7 +241,10 @@ export class FileJournalBackend implements JournalBackend {
         sessionId: id,
         readOnly: located.readOnly,
         registry: this.projections,
-        onAppend: () => this.noteUpdated(id),
+        onAppend: (events, end) => {
+          this.catalog.appended(id, events, end);
+          this.noteUpdated(id);
+        },
       });
       this.failures.delete(id);
       this.opened.set(id, journal);
@@ -201,7 +267,37 @@ export class FileJournalBackend implements JournalBackend {
     }
   }
 
-  private async summary(id: string): Promise<JournalSummary | undefined> {
+  /** The catalog's summary of a session; undefined when its facts could not be read. */
+  private fromCatalog(entry: CatalogEntry): JournalSummary | undefined {
+    const { cursor, ends } = entry;
+    const header = cursor.header;
+    if (header === undefined || entry.error !== undefined) return undefined;
+    if (this.failures.get(entry.id) !== undefined) return undefined;
+    const journal = this.opened.get(entry.id);
+    const length = Math.max(cursor.length, ends?.length ?? 0, journal?.end.length ?? 0);
+    const lastTime =
+      journal !== undefined && journal.end.length >= length
+        ? journal.end.updatedAt
+        : ends !== undefined && ends.length > cursor.length
+          ? ends.lastTime
+          : cursor.lastTime;
+    const { facts } = cursor;
+    return {
+      header,
+      readOnly: journal?.readOnly ?? (entry.fixture || !this.writable),
+      length,
+      updatedAt: lastTime ?? new Date(header.createdAt),
+      error: undefined,
+      title: factsTitle(facts, header.title),
+      model: facts.model !== '' ? facts.model : header.model,
+      pending: facts.pending.length,
+      usage: facts.usage,
+      archived: facts.archived,
+    };
+  }
+
+  /** A summary read from the journal file itself: its ends, or the error opening it gives. */
+  private async readSummary(id: string): Promise<JournalSummary | undefined> {
     const journal = this.opened.get(id);
     if (journal !== undefined) return summaryOf(journal.header, journal.readOnly, journal.end);
     const located = await this.locate(id);
@@ -253,10 +349,6 @@ export class FileJournalBackend implements JournalBackend {
       });
     }
     this.updated.add(id);
-  }
-
-  private emit(change: StoreChange): void {
-    this.changes.push([change]);
   }
 }
 

@@ -28,6 +28,8 @@ export async function createJournalStore(options: JournalStoreOptions): Promise<
     dataDir: backend.dataDir,
     location: store.location,
     list: () => store.list(),
+    summary: (sessionId) => store.summary(sessionId),
+    remove: (sessionId) => store.remove(sessionId),
     open: (sessionId) => store.open(sessionId),
     create: (init) => store.create(init),
     watch: (watchOptions) => store.watch(watchOptions),

@@ -1,7 +1,7 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { SessionSummarySchema, type SessionSummary } from '@dsh/gen/service';
-import type { JournalSummary } from '@dsh/journal';
+import { tokenUsage, type JournalSummary } from '@dsh/journal';
 
 /**
  * The wire summary of a session: header facts, size, times, running state, error. An
@@ -23,6 +23,10 @@ export function sessionSummary(source: JournalSummary, running: boolean): Sessio
     readOnly: source.readOnly || (header.origin ?? '') !== '',
     error: source.error ?? '',
     origin: header.origin ?? '',
+    pending: source.pending ?? 0,
+    tokenUsage:
+      source.usage === undefined ? undefined : tokenUsage.toBaseline(source.usage).tokenUsage,
+    archived: source.archived ?? false,
   });
 }
 
