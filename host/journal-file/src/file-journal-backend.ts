@@ -270,16 +270,19 @@ export class FileJournalBackend implements JournalBackend {
   /** The catalog's summary of a session; undefined when its facts could not be read. */
   private fromCatalog(entry: CatalogEntry): JournalSummary | undefined {
     const { cursor, ends } = entry;
-    const header = cursor.header;
+    const header = cursor.header ?? ends?.header;
     if (header === undefined || entry.error !== undefined) return undefined;
     if (this.failures.get(entry.id) !== undefined) return undefined;
     const journal = this.opened.get(entry.id);
-    const length = Math.max(cursor.length, ends?.length ?? 0, journal?.end.length ?? 0);
+    // Ends that cannot tell the count: the journal is opened to know it.
+    if (ends !== undefined && ends.length === undefined && journal === undefined) return undefined;
+    const endsLength = ends?.length ?? 0;
+    const length = Math.max(cursor.length, endsLength, journal?.end.length ?? 0);
     const lastTime =
       journal !== undefined && journal.end.length >= length
         ? journal.end.updatedAt
-        : ends !== undefined && ends.length > cursor.length
-          ? ends.lastTime
+        : endsLength > cursor.length
+          ? ends?.lastTime
           : cursor.lastTime;
     const { facts } = cursor;
     return {

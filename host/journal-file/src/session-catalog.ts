@@ -2,7 +2,14 @@ import { watch, type FSWatcher } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SessionEvent } from '@dsh/gen/events';
-import { eventType, factTypes, foldFacts, parseSessionId, type StoreChange } from '@dsh/journal';
+import {
+  eventType,
+  factTypes,
+  foldFacts,
+  parseSessionId,
+  type JournalHeader,
+  type StoreChange,
+} from '@dsh/journal';
 import { loadCatalogCache, saveCatalogCache, type CachedEntry } from './catalog-cache.js';
 import { readJournalEnds } from './read-journal-ends.js';
 import { scanFacts, startCursor, type FactsCursor } from './scan-facts.js';
@@ -18,10 +25,18 @@ export interface CatalogEntry {
   mtimeMs: number;
   /** The facts folded so far, up to `cursor.bytes`. */
   cursor: FactsCursor;
-  /** Count and last time from the file's end, until the facts scan reaches it. */
-  ends: { length: number; lastTime: Date | undefined } | undefined;
+  /** Header, count and last time from the file's ends, until the facts scan reaches its end. */
+  ends: JournalEndsFacts | undefined;
   /** Why the facts scan stopped early; the backend then opens the journal for the verdict. */
   error: string | undefined;
+}
+
+/** What the two ends of a journal file say, before its facts are read. */
+export interface JournalEndsFacts {
+  readonly header: JournalHeader;
+  /** Undefined when the last lines do not settle the count (a line over 1 MiB). */
+  readonly length: number | undefined;
+  readonly lastTime: Date | undefined;
 }
 
 /** How often the data and fixture dirs are listed again, besides `fs.watch` events. */
@@ -132,20 +147,21 @@ export class SessionCatalog {
       return;
     }
     if (entry === undefined) {
-      await this.add(id, found.path, found.fixture, found.size, found.mtimeMs);
       // A small file is read at once, so its first listing has its facts (or its error).
-      if (found.size <= eagerScanBytes) await this.scanNow(id);
+      if (await this.add(id, found.path, found.fixture, found.size, found.mtimeMs)) {
+        await this.scanSoon(id, found.size);
+      }
       this.onChange([{ kind: 'added', sessionId: id }]);
     } else if (this.differs(entry, found)) {
       this.update(entry, found);
-      if (found.size - entry.cursor.bytes <= eagerScanBytes) await this.scanNow(id);
+      await this.scanSoon(id, found.size - entry.cursor.bytes);
       this.onChange([{ kind: 'updated', sessionId: id }]);
     }
   }
 
-  /** Runs a queued scan of `id` now instead of in its turn. */
-  private async scanNow(id: string): Promise<void> {
-    if (!this.scanQueue.delete(id)) return;
+  /** Scans `id` now when the bytes to read are few, else queues the scan. */
+  private async scanSoon(id: string, bytes: number): Promise<void> {
+    if (bytes > eagerScanBytes || this.scanQueue.has(id)) return this.queueScan(id);
     await this.scan(id);
   }
 
@@ -240,10 +256,13 @@ export class SessionCatalog {
           const seen = { path, fixture, size: info.size, mtimeMs: info.mtimeMs };
           const entry = this.entries.get(id);
           if (entry === undefined) {
-            await this.add(id, path, fixture, info.size, info.mtimeMs, cached.get(id));
+            if (await this.add(id, path, fixture, info.size, info.mtimeMs, cached.get(id))) {
+              this.queueScan(id);
+            }
             changes.push({ kind: 'added', sessionId: id });
           } else if (this.differs(entry, seen)) {
             this.update(entry, seen);
+            this.queueScan(id);
             changes.push({ kind: 'updated', sessionId: id });
           }
         }),
@@ -260,7 +279,7 @@ export class SessionCatalog {
     size: number,
     mtimeMs: number,
     cached?: CachedEntry,
-  ): Promise<void> {
+  ): Promise<boolean> {
     if (cached !== undefined && cached.path === path && cached.cursor.bytes <= size) {
       const same = cached.size === size && (cached.mtimeMs === mtimeMs || cached.mtimeMs === -1);
       const { cursor } = cached;
@@ -274,23 +293,24 @@ export class SessionCatalog {
         ends: undefined,
         error: undefined,
       });
-      if (!same || cached.cursor.bytes < size) this.queueScan(id);
-      return;
+      return !same || cached.cursor.bytes < size;
     }
     const ends = await readJournalEnds(path, id).catch(() => undefined);
-    const cursor: FactsCursor = { ...startCursor, header: ends?.header };
+    const header = ends?.header;
     this.entries.set(id, {
       id,
       path,
       fixture,
       size,
       mtimeMs,
-      cursor: ends?.header === undefined ? startCursor : cursor,
-      ends: ends?.tail === undefined ? { length: 0, lastTime: undefined } : ends.tail,
+      cursor: startCursor,
+      ends:
+        header === undefined
+          ? undefined
+          : { header, length: ends?.tail?.length, lastTime: ends?.tail?.lastTime },
       error: undefined,
     });
-    if (ends?.header === undefined) this.entries.get(id)!.ends = undefined;
-    this.queueScan(id);
+    return true;
   }
 
   private differs(entry: CatalogEntry, seen: { path: string; size: number; mtimeMs: number }) {
@@ -312,7 +332,6 @@ export class SessionCatalog {
     entry.fixture = seen.fixture;
     entry.size = seen.size;
     entry.mtimeMs = seen.mtimeMs;
-    this.queueScan(entry.id);
   }
 
   private queueScan(id: string): void {

@@ -58,7 +58,7 @@ describe('DescribeHost (RPC)', () => {
       formatVersion,
       defaultCwd: host.dir,
       defaultModel: 'demo',
-      capabilities: ['page', 'follow', 'watch', 'create'],
+      capabilities: ['page', 'follow', 'watch', 'create', 'update', 'delete'],
     });
     expect(facts.homeDir).not.toBe('');
   });
@@ -233,6 +233,8 @@ describe('with an agent runtime (RPC)', () => {
       'follow',
       'watch',
       'create',
+      'update',
+      'delete',
       'prompt',
       'cancel',
       'respond',
