@@ -20,6 +20,7 @@ import {
 } from '@dsh/journal';
 import { SessionCatalog, type CatalogEntry } from './session-catalog.js';
 import { FileJournal } from './file-journal.js';
+import { JournalPool, type PooledLog } from './pooled-log.js';
 import { readJournalEnds } from './read-journal-ends.js';
 import { ioError } from './io-error.js';
 import { writeJournalHeader } from './write-journal-header.js';
@@ -34,7 +35,12 @@ export interface FileJournalOptions {
   readonly projections?: ProjectionRegistry;
   /** Keep the session catalog's cache in `<dataDir>/catalog.json` (default true). */
   readonly catalogCache?: boolean;
+  /** Most journal files kept open while idle (`defaultOpenJournals` unless given). */
+  readonly openJournals?: number;
 }
+
+/** Idle journal files kept open: each holds a file descriptor and its index (8 bytes/event). */
+export const defaultOpenJournals = 64;
 
 /** The folder under the data dir that deleted sessions are moved to. */
 export const trashDirName = 'trash';
@@ -78,6 +84,7 @@ export async function createFileJournalBackend(
     writable,
     options.projections ?? createProjectionRegistry(),
     options.catalogCache ?? writable,
+    options.openJournals ?? defaultOpenJournals,
   );
   await backend.catalog.start();
   return backend;
@@ -85,8 +92,10 @@ export async function createFileJournalBackend(
 
 /** The file backend: `<dataDir>/<id>.jsonl` per session, plus read-only fixture dirs. */
 export class FileJournalBackend implements JournalBackend {
-  private readonly opened = new Map<string, FileJournal>();
-  private readonly opening = new Map<string, Promise<FileJournal>>();
+  private readonly opened = new Map<string, PooledLog>();
+  private readonly opening = new Map<string, Promise<PooledLog>>();
+  /** The open journal files, closed when idle past the cap. */
+  readonly pool: JournalPool;
   private readonly failures = new Map<string, Failure>();
   private readonly changes = new LiveFeed<StoreChange>();
   private readonly updated = new Set<string>();
@@ -99,7 +108,9 @@ export class FileJournalBackend implements JournalBackend {
     private readonly writable: boolean,
     readonly projections: ProjectionRegistry,
     catalogCache: boolean,
+    openCap: number,
   ) {
+    this.pool = new JournalPool(openCap, (id) => this.openFile(id));
     this.catalog = new SessionCatalog(
       dataDir,
       fixtureDirs,
@@ -167,7 +178,7 @@ export class FileJournalBackend implements JournalBackend {
     return trash;
   }
 
-  async open(sessionId: string): Promise<FileJournal> {
+  async open(sessionId: string): Promise<PooledLog> {
     const id = validId(sessionId, 'session');
     const open = this.opened.get(id);
     if (open !== undefined) return open;
@@ -179,7 +190,7 @@ export class FileJournalBackend implements JournalBackend {
     return pending;
   }
 
-  async create(init: CreateJournal): Promise<FileJournal> {
+  async create(init: CreateJournal): Promise<PooledLog> {
     const parentId = init.parentId ?? '';
     if (parentId !== '') {
       const parent = validId(parentId, 'parent session');
@@ -228,7 +239,14 @@ export class FileJournalBackend implements JournalBackend {
     this.changes.close();
   }
 
-  private async load(id: string): Promise<FileJournal> {
+  private async load(id: string): Promise<PooledLog> {
+    const log = this.pool.adopt(id, await this.openFile(id));
+    this.opened.set(id, log);
+    return log;
+  }
+
+  /** Opens and scans a session's journal file (again, after the pool closed it). */
+  private async openFile(id: string): Promise<FileJournal> {
     const located = await this.locate(id);
     if (located === undefined) {
       throw new JournalError('not_found', `session ${id} does not exist`);
@@ -247,7 +265,6 @@ export class FileJournalBackend implements JournalBackend {
         },
       });
       this.failures.delete(id);
-      this.opened.set(id, journal);
       return journal;
     } catch (error) {
       const failed =

@@ -141,6 +141,11 @@ export class FileJournal implements JournalLog {
     return this.tails.count;
   }
 
+  /** True when no append is waiting or being written. */
+  get idle(): boolean {
+    return this.queue.length === 0 && this.flushing === undefined;
+  }
+
   append(payloads: readonly EventPayload[], options: LogAppendOptions): Promise<SessionEvent[]> {
     const { sessionId } = this.file;
     const refused = this.file.readOnly
