@@ -94,6 +94,10 @@ export async function createFileJournalBackend(
 export class FileJournalBackend implements JournalBackend {
   private readonly opened = new Map<string, PooledLog>();
   private readonly opening = new Map<string, Promise<PooledLog>>();
+  private readonly summaries = new Map<
+    string,
+    { cursor: CatalogEntry['cursor']; ends: CatalogEntry['ends']; summary: JournalSummary }
+  >();
   /** The open journal files, closed when idle past the cap. */
   readonly pool: JournalPool;
   private readonly failures = new Map<string, Failure>();
@@ -302,9 +306,20 @@ export class FileJournalBackend implements JournalBackend {
           ? ends?.lastTime
           : cursor.lastTime;
     const { facts } = cursor;
-    return {
+    const readOnly = journal?.readOnly ?? (entry.fixture || !this.writable);
+    const kept = this.summaries.get(entry.id);
+    if (
+      kept !== undefined &&
+      kept.cursor === cursor &&
+      kept.ends === ends &&
+      kept.summary.length === length &&
+      kept.summary.readOnly === readOnly
+    ) {
+      return kept.summary;
+    }
+    const summary: JournalSummary = {
       header,
-      readOnly: journal?.readOnly ?? (entry.fixture || !this.writable),
+      readOnly,
       length,
       updatedAt: lastTime ?? new Date(header.createdAt),
       error: undefined,
@@ -314,6 +329,9 @@ export class FileJournalBackend implements JournalBackend {
       usage: facts.usage,
       archived: facts.archived,
     };
+    // The same object while nothing changed, so the server can keep its wire form.
+    this.summaries.set(entry.id, { cursor, ends, summary });
+    return summary;
   }
 
   /** A summary read from the journal file itself: its ends, or the error opening it gives. */

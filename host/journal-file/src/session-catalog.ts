@@ -108,12 +108,22 @@ export class SessionCatalog {
    * that grew is found by `fs.watch` and the periodic rescan instead.
    */
   async sync(): Promise<void> {
-    const found = await this.names();
     const looks: Promise<void>[] = [];
-    for (const id of found.keys()) if (!this.entries.has(id)) looks.push(this.look(id));
-    for (const [id, entry] of this.entries) {
-      if (found.get(id)?.path !== entry.path) looks.push(this.look(id));
+    const seen = new Set<string>();
+    for (const dir of [this.dataDir, ...this.fixtureDirs]) {
+      const fixture = dir !== this.dataDir;
+      for (const name of await readdir(dir).catch(() => [] as string[])) {
+        if (!name.endsWith('.jsonl')) continue;
+        const id = name.slice(0, -'.jsonl'.length);
+        if (seen.has(id)) continue;
+        seen.add(id);
+        const entry = this.entries.get(id);
+        if (entry === undefined ? parseSessionId(id).ok : entry.fixture !== fixture) {
+          looks.push(this.look(id));
+        }
+      }
     }
+    for (const id of this.entries.keys()) if (!seen.has(id)) looks.push(this.look(id));
     await Promise.all(looks);
   }
 
@@ -208,6 +218,7 @@ export class SessionCatalog {
     clearInterval(this.timer);
     clearTimeout(this.saveTimer);
     await this.refreshing?.catch(() => undefined);
+    this.scanQueue.clear();
     await this.settled();
     if (this.persist) await saveCatalogCache(this.dataDir, this.entries).catch(() => undefined);
   }
@@ -335,6 +346,7 @@ export class SessionCatalog {
   }
 
   private queueScan(id: string): void {
+    if (this.closed) return;
     this.scanQueue.add(id);
     while (this.scanning < scanConcurrency && this.scanQueue.size > 0) void this.scanNext();
   }
@@ -347,8 +359,9 @@ export class SessionCatalog {
       await this.scan(id);
     } finally {
       this.scanning -= 1;
-      if (!this.closed && this.scanQueue.size > 0) void this.scanNext();
-      else if (this.scanning === 0 && this.scanQueue.size === 0) {
+      if (this.closed) this.scanQueue.clear();
+      if (this.scanQueue.size > 0) void this.scanNext();
+      else if (this.scanning === 0) {
         for (const resolve of this.idle.splice(0)) resolve();
       }
     }

@@ -8,6 +8,20 @@ import { tokenUsage, type JournalSummary } from '@dsh/journal';
  * imported session (its header names an origin) is read-only whatever its file allows.
  */
 export function sessionSummary(source: JournalSummary, running: boolean): SessionSummary {
+  const kept = wireForms.get(source);
+  if (kept !== undefined && kept.running === running) return kept;
+  const wire = wireSummary(source, running);
+  wireForms.set(source, wire);
+  return wire;
+}
+
+/**
+ * Wire forms by store summary: a store that hands out the same summary object while the
+ * session is unchanged (the file backend's catalog) gets each converted once.
+ */
+const wireForms = new WeakMap<JournalSummary, SessionSummary>();
+
+function wireSummary(source: JournalSummary, running: boolean): SessionSummary {
   const { header } = source;
   const created = new Date(header.createdAt);
   return create(SessionSummarySchema, {
