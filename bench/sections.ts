@@ -1,4 +1,5 @@
 import type { BenchRow } from './bench-row.js';
+import { catalogBench } from './catalog-bench.js';
 import { compactionBench } from './compaction-bench.js';
 import { followBench } from './follow-bench.js';
 import { liveHostBench } from './live-host-bench.js';
@@ -9,6 +10,7 @@ import { webBench } from './web-bench.js';
 
 /** Further benchmark sections by name; each gets `quick` and returns its rows. */
 export const sections: ReadonlyArray<readonly [string, (quick: boolean) => Promise<BenchRow[]>]> = [
+  ['catalog', catalogBench],
   ['compaction', compactionBench],
   ['follow', followBench],
   ['live', liveOutputBench],

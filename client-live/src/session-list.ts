@@ -145,6 +145,11 @@ function same(a: SessionSummary, b: SessionSummary): boolean {
     a.running === b.running &&
     a.eventCount === b.eventCount &&
     a.title === b.title &&
+    a.pending === b.pending &&
+    a.archived === b.archived &&
+    a.model === b.model &&
+    a.tokenUsage?.inputTokens === b.tokenUsage?.inputTokens &&
+    a.tokenUsage?.outputTokens === b.tokenUsage?.outputTokens &&
     a.parentId === b.parentId &&
     a.error === b.error &&
     a.updatedAt?.seconds === b.updatedAt?.seconds &&

@@ -44,8 +44,8 @@ export function requestArbs(known: readonly string[], cwds: readonly string[]) {
   const sessionId = sessionIdArb(known);
   return {
     describeHost: fc.constant({}),
-    listSessions: fc.constant({}),
-    watchSessions: fc.constant({}),
+    listSessions: fc.record({ includeArchived: fc.boolean() }),
+    watchSessions: fc.record({ includeArchived: fc.boolean() }),
     createSession: fc.record({
       cwd: fc.oneof(
         fc.constantFrom(...cwds, '', '/', 'relative', '/nonexistent', '/etc/passwd'),
@@ -109,6 +109,12 @@ export function requestArbs(known: readonly string[], cwds: readonly string[]) {
       limit: u32,
       cursor: fc.oneof(fc.constant(''), fc.string({ maxLength: 60 })),
     }),
+    updateSession: fc.record({
+      sessionId,
+      title: fc.option(text, { nil: undefined }),
+      archived: fc.option(fc.boolean(), { nil: undefined }),
+    }),
+    deleteSession: fc.record({ sessionId }),
   };
 }
 

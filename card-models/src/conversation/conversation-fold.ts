@@ -277,6 +277,10 @@ export class ConversationFold {
         this.queueChanged = true;
         return;
       }
+      case 'sessionRenamed':
+      case 'sessionArchived':
+        // Facts about the session, not the conversation: the session list shows them.
+        return;
       case 'extension': {
         const { type, dataJson } = payload.value;
         return this.pushStatic({ kind: 'unknown', seq, time, type, dataJson });

@@ -29,7 +29,8 @@ function marker(summary: SessionRow['summary'], waiting: boolean) {
 
 /**
  * The session list as lines: children indented under parents (lineage), a marker (`⚑`
- * waiting for you, `●` running, `!` unreadable), the title (or id), how long ago it
+ * waiting for you: an approval or question pending, by the host's count or the open
+ * session's own, `●` running, `!` unreadable), the title (or id), how long ago it
  * changed on the right, the open session in bold and the cursor row inverted.
  */
 export function sessionListLines(
@@ -47,7 +48,7 @@ export function sessionListLines(
     const age = updated === undefined ? '' : ` ${relativeTime(updated, options.now)}`;
     const left = truncateLine(
       [
-        marker(summary, options.waiting.has(summary.id)),
+        marker(summary, options.waiting.has(summary.id) || summary.pending > 0),
         seg(indent, theme.dim),
         seg(title, open ? theme.bold : undefined),
       ],

@@ -191,6 +191,8 @@ export function createModelHistory(options: ModelHistoryOptions): ModelHistory {
           case 'agentError':
           case 'inputQueued':
           case 'inputUnqueued':
+          case 'sessionRenamed':
+          case 'sessionArchived':
           case 'extension':
           case undefined:
             break;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { access, constants, mkdir, readdir, stat } from 'node:fs/promises';
+import { access, constants, mkdir, readdir, rename, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import {
   createProjectionRegistry,
@@ -15,9 +15,12 @@ import {
   LiveFeed,
   type LiveOptions,
   type StoreChange,
+  factsTitle,
   parseSessionId,
 } from '@dsh/journal';
+import { SessionCatalog, type CatalogEntry } from './session-catalog.js';
 import { FileJournal } from './file-journal.js';
+import { JournalPool, type PooledLog } from './pooled-log.js';
 import { readJournalEnds } from './read-journal-ends.js';
 import { ioError } from './io-error.js';
 import { writeJournalHeader } from './write-journal-header.js';
@@ -30,7 +33,17 @@ export interface FileJournalOptions {
   readonly fixtureDirs?: readonly string[];
   /** The projections every journal keeps for its baselines (the standard ones unless given). */
   readonly projections?: ProjectionRegistry;
+  /** Keep the session catalog's cache in `<dataDir>/catalog.json` (default true). */
+  readonly catalogCache?: boolean;
+  /** Most journal files kept open while idle (`defaultOpenJournals` unless given). */
+  readonly openJournals?: number;
 }
+
+/** Idle journal files kept open: each holds a file descriptor and its index (8 bytes/event). */
+export const defaultOpenJournals = 64;
+
+/** The folder under the data dir that deleted sessions are moved to. */
+export const trashDirName = 'trash';
 
 interface Located {
   readonly path: string;
@@ -65,46 +78,111 @@ export async function createFileJournalBackend(
     () => true,
     () => false,
   );
-  return new FileJournalBackend(
+  const backend = new FileJournalBackend(
     dataDir,
     (options.fixtureDirs ?? []).map((d) => resolve(d)),
     writable,
     options.projections ?? createProjectionRegistry(),
+    options.catalogCache ?? writable,
+    options.openJournals ?? defaultOpenJournals,
   );
+  await backend.catalog.start();
+  return backend;
 }
 
 /** The file backend: `<dataDir>/<id>.jsonl` per session, plus read-only fixture dirs. */
 export class FileJournalBackend implements JournalBackend {
-  private readonly opened = new Map<string, FileJournal>();
-  private readonly opening = new Map<string, Promise<FileJournal>>();
+  private readonly opened = new Map<string, PooledLog>();
+  private readonly opening = new Map<string, Promise<PooledLog>>();
+  private readonly summaries = new Map<
+    string,
+    { cursor: CatalogEntry['cursor']; ends: CatalogEntry['ends']; summary: JournalSummary }
+  >();
+  /** The open journal files, closed when idle past the cap. */
+  readonly pool: JournalPool;
   private readonly failures = new Map<string, Failure>();
   private readonly changes = new LiveFeed<StoreChange>();
   private readonly updated = new Set<string>();
+  /** Every session's list facts, kept current without reading journals per list. */
+  readonly catalog: SessionCatalog;
 
   constructor(
     readonly dataDir: string,
     private readonly fixtureDirs: readonly string[],
     private readonly writable: boolean,
     readonly projections: ProjectionRegistry,
-  ) {}
+    catalogCache: boolean,
+    openCap: number,
+  ) {
+    this.pool = new JournalPool(openCap, (id) => this.openFile(id));
+    this.catalog = new SessionCatalog(
+      dataDir,
+      fixtureDirs,
+      (changes) => this.changes.push(changes),
+      catalogCache,
+    );
+  }
 
   get location(): string {
     return this.dataDir;
   }
 
+  /** From the catalog: reads no journal but the ones whose facts could not be read. */
   async list(): Promise<JournalSummary[]> {
-    const ids = new Map<string, string>();
-    for (const dir of [this.dataDir, ...this.fixtureDirs]) {
-      for (const name of await readdir(dir).catch(() => [] as string[])) {
-        const id = name.endsWith('.jsonl') ? name.slice(0, -'.jsonl'.length) : '';
-        if (parseSessionId(id).ok && !ids.has(id)) ids.set(id, dir);
-      }
+    await this.catalog.sync();
+    const summaries: JournalSummary[] = [];
+    const unread: Promise<JournalSummary | undefined>[] = [];
+    for (const entry of this.catalog.entries.values()) {
+      const known = this.fromCatalog(entry);
+      if (known !== undefined) summaries.push(known);
+      else unread.push(this.readSummary(entry.id));
     }
-    const summaries = await Promise.all([...ids.keys()].map((id) => this.summary(id)));
-    return summaries.filter((s): s is JournalSummary => s !== undefined);
+    for (const summary of await Promise.all(unread)) if (summary) summaries.push(summary);
+    return summaries;
   }
 
-  async open(sessionId: string): Promise<FileJournal> {
+  async summary(sessionId: string): Promise<JournalSummary | undefined> {
+    const id = validId(sessionId, 'session');
+    let entry = this.catalog.entries.get(id);
+    if (entry === undefined) {
+      await this.catalog.look(id);
+      entry = this.catalog.entries.get(id);
+      if (entry === undefined) return undefined;
+    }
+    return this.fromCatalog(entry) ?? this.readSummary(id);
+  }
+
+  async remove(sessionId: string): Promise<string> {
+    const id = validId(sessionId, 'session');
+    const located = await this.locate(id);
+    if (located === undefined) throw new JournalError('not_found', `session ${id} does not exist`);
+    if (located.readOnly || !this.writable) {
+      throw new JournalError(
+        'read_only',
+        `session ${id} is in a read-only dir (${located.path}): remove the file there to delete it`,
+      );
+    }
+    await this.opening.get(id)?.catch(() => undefined);
+    const journal = this.opened.get(id);
+    this.opened.delete(id);
+    await journal?.close();
+    const stampName = new Date().toISOString().replace(/[:.]/g, '-');
+    const trash = join(this.dataDir, trashDirName, `${id}-${stampName}`);
+    const fail = (error: unknown) => {
+      throw ioError(error, {
+        action: `session ${id}: cannot move it to the trash ${trash}`,
+        path: trash,
+        dataDir: this.dataDir,
+      });
+    };
+    await mkdir(trash, { recursive: true }).catch(fail);
+    await rename(located.path, join(trash, `${id}.jsonl`)).catch(fail);
+    this.failures.delete(id);
+    this.catalog.drop(id);
+    return trash;
+  }
+
+  async open(sessionId: string): Promise<PooledLog> {
     const id = validId(sessionId, 'session');
     const open = this.opened.get(id);
     if (open !== undefined) return open;
@@ -116,7 +194,7 @@ export class FileJournalBackend implements JournalBackend {
     return pending;
   }
 
-  async create(init: CreateJournal): Promise<FileJournal> {
+  async create(init: CreateJournal): Promise<PooledLog> {
     const parentId = init.parentId ?? '';
     if (parentId !== '') {
       const parent = validId(parentId, 'parent session');
@@ -143,9 +221,8 @@ export class FileJournalBackend implements JournalBackend {
       const created =
         (await this.locate(id)) === undefined && (await writeJournalHeader(this.dataDir, header));
       if (created) {
-        const journal = await this.open(id);
-        this.emit({ kind: 'added', sessionId: id });
-        return journal;
+        await this.catalog.look(id);
+        return await this.open(id);
       }
       if (given || attempt >= 4) {
         throw new JournalError('exists', `session ${id} already exists: pick another id`);
@@ -162,10 +239,18 @@ export class FileJournalBackend implements JournalBackend {
     const journals = [...this.opened.values()];
     this.opened.clear();
     await Promise.all(journals.map((j) => j.close()));
+    await this.catalog.close();
     this.changes.close();
   }
 
-  private async load(id: string): Promise<FileJournal> {
+  private async load(id: string): Promise<PooledLog> {
+    const log = this.pool.adopt(id, await this.openFile(id));
+    this.opened.set(id, log);
+    return log;
+  }
+
+  /** Opens and scans a session's journal file (again, after the pool closed it). */
+  private async openFile(id: string): Promise<FileJournal> {
     const located = await this.locate(id);
     if (located === undefined) {
       throw new JournalError('not_found', `session ${id} does not exist`);
@@ -178,10 +263,12 @@ export class FileJournalBackend implements JournalBackend {
         sessionId: id,
         readOnly: located.readOnly,
         registry: this.projections,
-        onAppend: () => this.noteUpdated(id),
+        onAppend: (events, end) => {
+          this.catalog.appended(id, events, end);
+          this.noteUpdated(id);
+        },
       });
       this.failures.delete(id);
-      this.opened.set(id, journal);
       return journal;
     } catch (error) {
       const failed =
@@ -201,7 +288,54 @@ export class FileJournalBackend implements JournalBackend {
     }
   }
 
-  private async summary(id: string): Promise<JournalSummary | undefined> {
+  /** The catalog's summary of a session; undefined when its facts could not be read. */
+  private fromCatalog(entry: CatalogEntry): JournalSummary | undefined {
+    const { cursor, ends } = entry;
+    const header = cursor.header ?? ends?.header;
+    if (header === undefined || entry.error !== undefined) return undefined;
+    if (this.failures.get(entry.id) !== undefined) return undefined;
+    const journal = this.opened.get(entry.id);
+    // Ends that cannot tell the count: the journal is opened to know it.
+    if (ends !== undefined && ends.length === undefined && journal === undefined) return undefined;
+    const endsLength = ends?.length ?? 0;
+    const length = Math.max(cursor.length, endsLength, journal?.end.length ?? 0);
+    const lastTime =
+      journal !== undefined && journal.end.length >= length
+        ? journal.end.updatedAt
+        : endsLength > cursor.length
+          ? ends?.lastTime
+          : cursor.lastTime;
+    const { facts } = cursor;
+    const readOnly = journal?.readOnly ?? (entry.fixture || !this.writable);
+    const kept = this.summaries.get(entry.id);
+    if (
+      kept !== undefined &&
+      kept.cursor === cursor &&
+      kept.ends === ends &&
+      kept.summary.length === length &&
+      kept.summary.readOnly === readOnly
+    ) {
+      return kept.summary;
+    }
+    const summary: JournalSummary = {
+      header,
+      readOnly,
+      length,
+      updatedAt: lastTime ?? new Date(header.createdAt),
+      error: undefined,
+      title: factsTitle(facts, header.title),
+      model: facts.model !== '' ? facts.model : header.model,
+      pending: facts.pending.length,
+      usage: facts.usage,
+      archived: facts.archived,
+    };
+    // The same object while nothing changed, so the server can keep its wire form.
+    this.summaries.set(entry.id, { cursor, ends, summary });
+    return summary;
+  }
+
+  /** A summary read from the journal file itself: its ends, or the error opening it gives. */
+  private async readSummary(id: string): Promise<JournalSummary | undefined> {
     const journal = this.opened.get(id);
     if (journal !== undefined) return summaryOf(journal.header, journal.readOnly, journal.end);
     const located = await this.locate(id);
@@ -286,10 +420,6 @@ export class FileJournalBackend implements JournalBackend {
       });
     }
     this.updated.add(id);
-  }
-
-  private emit(change: StoreChange): void {
-    this.changes.push([change]);
   }
 }
 

@@ -40,8 +40,11 @@ export interface JournalFile {
   readonly sessionId: string;
   readonly readOnly: boolean;
   readonly registry: ProjectionRegistry;
-  /** Called after each durable append (the store turns it into an `updated` change). */
-  readonly onAppend?: () => void;
+  /**
+   * Called after each durable append with its events and the file's new end (the store
+   * turns it into an `updated` change and its catalog folds the events).
+   */
+  readonly onAppend?: (events: readonly SessionEvent[], end: number) => void;
 }
 
 /**
@@ -136,6 +139,11 @@ export class FileJournal implements JournalLog {
 
   get tailCount(): number {
     return this.tails.count;
+  }
+
+  /** True when no append is waiting or being written. */
+  get idle(): boolean {
+    return this.queue.length === 0 && this.flushing === undefined;
   }
 
   append(payloads: readonly EventPayload[], options: LogAppendOptions): Promise<SessionEvent[]> {
@@ -323,9 +331,10 @@ export class FileJournal implements JournalLog {
       });
     }
     this.lastTime = new Date(batch.at(-1)!.lastTimeMs);
-    this.tails.push(batch.flatMap((p) => p.events));
+    const events = batch.flatMap((p) => p.events);
+    this.tails.push(events);
     for (const pending of batch) pending.resolve(pending.events);
-    this.file.onAppend?.();
+    this.file.onAppend?.(events, this.index.end);
   }
 
   /** A failed write: cut any partial bytes, fail every queued append, reuse their seqs. */

@@ -81,4 +81,12 @@ export const eventPayloads = {
     case: 'inputUnqueued',
     value: { $typeName: 'dsh.session.v1.InputUnqueued', queueId, reason },
   }),
+  sessionRenamed: (title: string): EventPayload => ({
+    case: 'sessionRenamed',
+    value: { $typeName: 'dsh.session.v1.SessionRenamed', title },
+  }),
+  sessionArchived: (archived: boolean): EventPayload => ({
+    case: 'sessionArchived',
+    value: { $typeName: 'dsh.session.v1.SessionArchived', archived },
+  }),
 };

@@ -13,6 +13,8 @@ import {
   InputUnqueuedSchema,
   QuestionRequestedSchema,
   QuestionResolvedSchema,
+  SessionArchivedSchema,
+  SessionRenamedSchema,
   SteeringMessageSchema,
   ToolCallSchema,
   ToolOutputSchema,
@@ -52,6 +54,8 @@ export const eventTypes: Readonly<Record<KnownPayloadCase, { type: string; schem
     contextCompaction: { type: 'context/compaction', schema: ContextCompactionSchema },
     inputQueued: { type: 'input/queued', schema: InputQueuedSchema },
     inputUnqueued: { type: 'input/unqueued', schema: InputUnqueuedSchema },
+    sessionRenamed: { type: 'session/renamed', schema: SessionRenamedSchema },
+    sessionArchived: { type: 'session/archived', schema: SessionArchivedSchema },
   };
 
 /** Journal type name -> payload case, for decoding. */

@@ -13,6 +13,17 @@ export {
 export { isJournalTime } from './check-append-times.js';
 export { eventPayloads } from './event-payloads.js';
 export {
+  factsRestore,
+  factsSnapshot,
+  factsTitle,
+  factTypes,
+  foldFacts,
+  maxTitleChars,
+  noFacts,
+  titleText,
+  type SessionFacts,
+} from './session-facts.js';
+export {
   decodeHeaderLine,
   encodeHeaderLine,
   formatVersion,

@@ -17,13 +17,22 @@ export interface JournalBackend {
   readonly projections: ProjectionRegistry;
   /** Every session, summarized without reading its events. */
   list(): Promise<JournalSummary[]>;
+  /** One session's summary as `list` gives it; undefined when there is no such session. */
+  summary(sessionId: string): Promise<JournalSummary | undefined>;
+  /**
+   * Removes a session, recoverably where the backend can (the file backend moves its
+   * files to a trash folder): closes its log, ends its tails, reports `removed`, and
+   * resolves to where it went. `not_found` for an unknown session, `read_only` for one
+   * this host cannot write (a fixture).
+   */
+  remove(sessionId: string): Promise<string>;
   /** One session's log; `not_found` when there is none, `corrupt` when it cannot be read. */
   open(sessionId: string): Promise<JournalLog>;
   /** Creates a session with an empty log; `exists` for a taken id, `not_found` for a missing parent. */
   create(init: CreateJournal): Promise<JournalLog>;
   /**
    * Changes to the set of sessions, in batches: `added` for a created session, `updated`
-   * for an appended one (several appends may report once). The first batch, possibly
+   * for an appended one (several appends may report once), `removed` for a removed one. The first batch, possibly
    * empty, comes once the watch is live: every change after it is reported. Ends when
    * `signal` aborts or the backend closes.
    */
@@ -141,8 +150,12 @@ export interface JournalSummary {
   readonly pending?: number;
   /** Token usage totals, when the backend keeps them. */
   readonly usage?: TokenUsageState;
+  /** True when the latest `session/archived` archived it, when the backend keeps it. */
+  readonly archived?: boolean;
 }
 
 /** A change to the set of sessions. */
 export type StoreChange =
-  { kind: 'added'; sessionId: string } | { kind: 'updated'; sessionId: string };
+  | { kind: 'added'; sessionId: string }
+  | { kind: 'updated'; sessionId: string }
+  | { kind: 'removed'; sessionId: string };

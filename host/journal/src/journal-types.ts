@@ -152,11 +152,18 @@ export interface JournalStore {
   /** Where the sessions are kept, as a person names it (a data dir, a database). */
   readonly location: string;
   list(): Promise<JournalSummary[]>;
+  /** One session's summary as `list` gives it; undefined when there is no such session. */
+  summary(sessionId: string): Promise<JournalSummary | undefined>;
+  /**
+   * Removes a session (the file backend moves it to its trash folder) and resolves to
+   * where it went; later opens are `not_found`. See `JournalBackend.remove`.
+   */
+  remove(sessionId: string): Promise<string>;
   /** Opens (or returns the already open) journal; throws JournalError. */
   open(sessionId: string): Promise<Journal>;
   create(init: CreateJournal): Promise<Journal>;
   /**
-   * Changes to the set of sessions (created, appended to), in batches; the first batch,
+   * Changes to the set of sessions (created, appended to, removed), in batches; the first batch,
    * possibly empty, comes once the watch is live, so a list read after it misses nothing.
    */
   watch(options: { readonly signal: AbortSignal }): AsyncIterable<readonly StoreChange[]>;

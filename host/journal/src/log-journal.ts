@@ -35,6 +35,8 @@ export class LogJournal implements Journal {
     private readonly log: JournalLog,
     private readonly registry: ProjectionRegistry,
     head: JournalHead,
+    /** The store's summary of this session (a catalog's); the header's facts without one. */
+    private readonly summarize?: () => Promise<JournalSummary | undefined>,
   ) {
     this.known = head;
     this.cursor = head.length;
@@ -69,6 +71,9 @@ export class LogJournal implements Journal {
 
   async summary(): Promise<JournalSummary> {
     const { length, updatedAt } = await this.head();
+    const kept = await this.summarize?.();
+    if (kept !== undefined && kept.length >= length) return kept;
+    if (kept !== undefined) return { ...kept, length, updatedAt };
     const { header, readOnly } = this;
     return {
       header,

@@ -41,6 +41,17 @@ class BackendJournalStore implements JournalStore {
     return this.backend.list();
   }
 
+  summary(sessionId: string): Promise<JournalSummary | undefined> {
+    return this.backend.summary(sessionId);
+  }
+
+  async remove(sessionId: string): Promise<string> {
+    await this.opening.get(sessionId)?.catch(() => undefined);
+    const where = await this.backend.remove(sessionId);
+    this.opened.delete(sessionId);
+    return where;
+  }
+
   async open(sessionId: string): Promise<Journal> {
     return (
       this.opened.get(sessionId) ??
@@ -70,7 +81,9 @@ class BackendJournalStore implements JournalStore {
     if (known !== undefined) return Promise.resolve(known);
     const pending = opening
       .then(async (log) => {
-        const journal = new LogJournal(log, this.backend.projections, await log.head());
+        const journal = new LogJournal(log, this.backend.projections, await log.head(), () =>
+          this.backend.summary(sessionId),
+        );
         if (!journal.readOnly && this.onFirstOpen !== undefined) {
           await this.onFirstOpen(journal).catch((error: unknown) => {
             console.error(`dsh: session ${sessionId}: cannot recover it on open:`, error);

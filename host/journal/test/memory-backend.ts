@@ -85,6 +85,21 @@ class MemoryBackend implements JournalBackend {
     );
   }
 
+  async summary(sessionId: string): Promise<JournalSummary | undefined> {
+    return (await this.list()).find((s) => s.header.sessionId === sessionId);
+  }
+
+  remove(sessionId: string): Promise<string> {
+    const id = validId(sessionId);
+    if (!this.storage.sessions.delete(id)) {
+      return Promise.reject(new JournalError('not_found', `session ${id} does not exist`));
+    }
+    this.tails.get(id)?.close();
+    for (const backend of this.storage.backends)
+      backend.changes.push([{ kind: 'removed', sessionId: id }]);
+    return Promise.resolve('memory');
+  }
+
   async open(sessionId: string): Promise<JournalLog> {
     const id = validId(sessionId);
     const session = this.storage.sessions.get(id);

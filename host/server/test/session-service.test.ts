@@ -58,7 +58,7 @@ describe('DescribeHost (RPC)', () => {
       formatVersion,
       defaultCwd: host.dir,
       defaultModel: 'demo',
-      capabilities: ['page', 'follow', 'watch', 'create', 'search'],
+      capabilities: ['page', 'follow', 'watch', 'create', 'update', 'delete', 'search'],
     });
     expect(facts.homeDir).not.toBe('');
   });
@@ -260,6 +260,8 @@ describe('with an agent runtime (RPC)', () => {
       'follow',
       'watch',
       'create',
+      'update',
+      'delete',
       'prompt',
       'cancel',
       'respond',

@@ -51,6 +51,8 @@ describe('the wire', () => {
         'Prompt',
         'Respond',
         'WatchSessions',
+        'UpdateSession',
+        'DeleteSession',
       ].sort(),
     );
   });

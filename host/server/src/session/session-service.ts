@@ -17,6 +17,7 @@ import { follow, type FollowOptions } from './follow.js';
 import { searchSessions } from './search.js';
 import { newestFirst, sessionSummary } from './session-summary.js';
 import type { StreamCounter } from './stream-counter.js';
+import { deleteSession, updateSession } from './update-session.js';
 import { watchSessions } from './watch-sessions.js';
 
 /** What the session service is built from. */
@@ -51,7 +52,7 @@ export function createSessionService(deps: SessionServiceDeps): ServiceImpl<type
   const { store, agent } = deps;
   return {
     describeHost() {
-      const capabilities = ['page', 'follow', 'watch', 'create'];
+      const capabilities = ['page', 'follow', 'watch', 'create', 'update', 'delete'];
       if (agent.enabled) capabilities.push('prompt', 'cancel', 'respond', 'compact', 'edit_queue');
       if (deps.search !== undefined) capabilities.push('search');
       return {
@@ -64,15 +65,20 @@ export function createSessionService(deps: SessionServiceDeps): ServiceImpl<type
       };
     },
 
-    async listSessions(_req, ctx) {
-      const listed = (await abortable(store.list(), ctx.signal)).sort(newestFirst);
+    async listSessions(req, ctx) {
+      const listed = (await abortable(store.list(), ctx.signal))
+        .filter((s) => req.includeArchived || s.archived !== true)
+        .sort(newestFirst);
       return {
         sessions: listed.map((s) => sessionSummary(s, agent.isRunning(s.header.sessionId))),
       };
     },
 
-    watchSessions(_req, ctx) {
-      const options = { heartbeatMs: deps.follow.heartbeatMs };
+    watchSessions(req, ctx) {
+      const options = {
+        heartbeatMs: deps.follow.heartbeatMs,
+        includeArchived: req.includeArchived,
+      };
       return watchSessions(store, agent, options, ctx.signal, deps.streams);
     },
 
@@ -168,6 +174,10 @@ export function createSessionService(deps: SessionServiceDeps): ServiceImpl<type
       }
       return await agent.editQueue(req.sessionId, req.queueId, req.content);
     },
+
+    updateSession: (req, ctx) => updateSession(store, agent, req, ctx.signal),
+
+    deleteSession: (req, ctx) => deleteSession(store, agent, req, ctx.signal),
   };
 
   /** The session a CreateSession continues, refused when this host cannot continue sessions. */

@@ -5,15 +5,17 @@ import {
   type SessionSummary,
   type WatchSessionsResponse,
 } from '@dsh/gen/service';
-import type { JournalStore, StoreChange } from '@dsh/journal';
+import type { JournalStore, JournalSummary, StoreChange } from '@dsh/journal';
 import { abortable, canceled, createWaker } from './abortable.js';
 import type { AgentControl } from './agent-control.js';
 import { newestFirst, sessionSummary } from './session-summary.js';
 import type { StreamCounter } from './stream-counter.js';
 
 /**
- * The frames of one session-list stream: a snapshot first, then `added`, `updated` and
- * `status` frames as sessions change, and a heartbeat after `heartbeatMs` of idleness.
+ * The frames of one session-list stream: a snapshot first, then `added`, `updated`,
+ * `removed` and `status` frames as sessions change, and a heartbeat after `heartbeatMs`
+ * of idleness. Without `includeArchived`, archived sessions are left out: archiving one
+ * sends `removed`, unarchiving it `added`.
  * Changes are observed before the snapshot is read; updates of one session coalesce
  * while the reader is busy, so a slow reader costs at most one pending entry per
  * session. Observers and pending entries are released however the stream ends, and
@@ -22,12 +24,15 @@ import type { StreamCounter } from './stream-counter.js';
 export async function* watchSessions(
   store: JournalStore,
   agent: AgentControl,
-  options: { readonly heartbeatMs: number },
+  options: { readonly heartbeatMs: number; readonly includeArchived?: boolean },
   signal: AbortSignal,
   counter?: StreamCounter,
 ): AsyncGenerator<WatchSessionsResponse, void, undefined> {
   const waker = createWaker(signal);
-  const changed = new Map<string, 'added' | 'updated'>();
+  const changed = new Map<string, StoreChange['kind']>();
+  const shows = (s: JournalSummary): boolean => options.includeArchived === true || !s.archived;
+  /** The sessions the client was told of and not told removed. */
+  const visible = new Set<string>();
   const statuses = new Map<string, boolean>();
   const stop = new AbortController();
   const changes = store.watch({ signal: stop.signal })[Symbol.asyncIterator]();
@@ -51,13 +56,11 @@ export async function* watchSessions(
     await abortable(changes.next(), signal);
     void collect(changes, (change) => {
       if (released) return;
-      if (changed.get(change.sessionId) !== 'added') changed.set(change.sessionId, change.kind);
+      changed.set(change.sessionId, change.kind);
       waker.wake();
     });
-    const listed = (await abortable(store.list(), signal)).sort(newestFirst);
-    const known = new Set(listed.map((s) => s.header.sessionId));
-    for (const [id, kind] of changed)
-      if (kind === 'added' && known.has(id)) changed.set(id, 'updated');
+    const listed = (await abortable(store.list(), signal)).filter(shows).sort(newestFirst);
+    for (const s of listed) visible.add(s.header.sessionId);
     yield frame({
       case: 'snapshot',
       value: {
@@ -74,9 +77,17 @@ export async function* watchSessions(
       }
       const change = first(changed);
       if (change !== undefined) {
-        changed.delete(change[0]);
-        const summary = await abortable(summarize(store, agent, change[0]), signal);
-        if (summary !== undefined) yield frame({ case: change[1], value: summary });
+        const [id, kind] = change;
+        changed.delete(id);
+        const summary =
+          kind === 'removed' ? undefined : await abortable(summarize(store, agent, id), signal);
+        if (summary === undefined || !shows(summary.source)) {
+          if (visible.delete(id)) yield frame({ case: 'removed', value: { id } });
+        } else {
+          const wasVisible = visible.has(id);
+          visible.add(id);
+          yield frame({ case: wasVisible ? 'updated' : 'added', value: summary.wire });
+        }
         continue;
       }
       if (!(await waker.wait(options.heartbeatMs))) {
@@ -105,19 +116,15 @@ async function collect(
   }
 }
 
+/** A session's summary as ListSessions shows it (an unreadable one with its error). */
 async function summarize(
   store: JournalStore,
   agent: AgentControl,
   sessionId: string,
-): Promise<SessionSummary | undefined> {
-  const running = agent.isRunning(sessionId);
-  try {
-    return sessionSummary(await (await store.open(sessionId)).summary(), running);
-  } catch {
-    // An unreadable session still lists, with its error, as ListSessions shows it.
-    const listed = (await store.list()).find((s) => s.header.sessionId === sessionId);
-    return listed === undefined ? undefined : sessionSummary(listed, running);
-  }
+): Promise<{ source: JournalSummary; wire: SessionSummary } | undefined> {
+  const source = await store.summary(sessionId).catch(() => undefined);
+  if (source === undefined) return undefined;
+  return { source, wire: sessionSummary(source, agent.isRunning(sessionId)) };
 }
 
 function first<K, V>(map: Map<K, V>): [K, V] | undefined {

@@ -220,8 +220,14 @@ class QuestionResolved(_message.Message):
     question_id: str
     def __init__(self, question_id: _Optional[str] = ..., answers: _Optional[_Iterable[_Union[Answer, _Mapping]]] = ..., cancelled: bool = ...) -> None: ...
 
+class SessionArchived(_message.Message):
+    __slots__ = ["archived"]
+    ARCHIVED_FIELD_NUMBER: _ClassVar[int]
+    archived: bool
+    def __init__(self, archived: bool = ...) -> None: ...
+
 class SessionEvent(_message.Message):
-    __slots__ = ["agent_error", "approval_requested", "approval_resolved", "assistant_chunk", "assistant_message", "code_dispatch", "code_dispatch_start", "context_compaction", "context_message", "extension", "input_queued", "input_unqueued", "question_requested", "question_resolved", "seq", "steering_message", "time", "tool_call", "tool_output", "tool_result", "turn_end", "turn_start", "user_message"]
+    __slots__ = ["agent_error", "approval_requested", "approval_resolved", "assistant_chunk", "assistant_message", "code_dispatch", "code_dispatch_start", "context_compaction", "context_message", "extension", "input_queued", "input_unqueued", "question_requested", "question_resolved", "seq", "session_archived", "session_renamed", "steering_message", "time", "tool_call", "tool_output", "tool_result", "turn_end", "turn_start", "user_message"]
     AGENT_ERROR_FIELD_NUMBER: _ClassVar[int]
     APPROVAL_REQUESTED_FIELD_NUMBER: _ClassVar[int]
     APPROVAL_RESOLVED_FIELD_NUMBER: _ClassVar[int]
@@ -237,6 +243,8 @@ class SessionEvent(_message.Message):
     QUESTION_REQUESTED_FIELD_NUMBER: _ClassVar[int]
     QUESTION_RESOLVED_FIELD_NUMBER: _ClassVar[int]
     SEQ_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ARCHIVED_FIELD_NUMBER: _ClassVar[int]
+    SESSION_RENAMED_FIELD_NUMBER: _ClassVar[int]
     STEERING_MESSAGE_FIELD_NUMBER: _ClassVar[int]
     TIME_FIELD_NUMBER: _ClassVar[int]
     TOOL_CALL_FIELD_NUMBER: _ClassVar[int]
@@ -260,6 +268,8 @@ class SessionEvent(_message.Message):
     question_requested: QuestionRequested
     question_resolved: QuestionResolved
     seq: int
+    session_archived: SessionArchived
+    session_renamed: SessionRenamed
     steering_message: SteeringMessage
     time: _timestamp_pb2.Timestamp
     tool_call: ToolCall
@@ -268,13 +278,19 @@ class SessionEvent(_message.Message):
     turn_end: TurnEnd
     turn_start: TurnStart
     user_message: UserMessage
-    def __init__(self, seq: _Optional[int] = ..., time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., user_message: _Optional[_Union[UserMessage, _Mapping]] = ..., steering_message: _Optional[_Union[SteeringMessage, _Mapping]] = ..., context_message: _Optional[_Union[ContextMessage, _Mapping]] = ..., assistant_chunk: _Optional[_Union[AssistantChunk, _Mapping]] = ..., assistant_message: _Optional[_Union[AssistantMessage, _Mapping]] = ..., tool_call: _Optional[_Union[ToolCall, _Mapping]] = ..., tool_result: _Optional[_Union[ToolResult, _Mapping]] = ..., code_dispatch_start: _Optional[_Union[CodeDispatchStart, _Mapping]] = ..., code_dispatch: _Optional[_Union[CodeDispatch, _Mapping]] = ..., tool_output: _Optional[_Union[ToolOutput, _Mapping]] = ..., approval_requested: _Optional[_Union[ApprovalRequested, _Mapping]] = ..., approval_resolved: _Optional[_Union[ApprovalResolved, _Mapping]] = ..., question_requested: _Optional[_Union[QuestionRequested, _Mapping]] = ..., question_resolved: _Optional[_Union[QuestionResolved, _Mapping]] = ..., turn_start: _Optional[_Union[TurnStart, _Mapping]] = ..., turn_end: _Optional[_Union[TurnEnd, _Mapping]] = ..., agent_error: _Optional[_Union[AgentError, _Mapping]] = ..., context_compaction: _Optional[_Union[ContextCompaction, _Mapping]] = ..., input_queued: _Optional[_Union[InputQueued, _Mapping]] = ..., input_unqueued: _Optional[_Union[InputUnqueued, _Mapping]] = ..., extension: _Optional[_Union[ExtensionEvent, _Mapping]] = ...) -> None: ...
+    def __init__(self, seq: _Optional[int] = ..., time: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., user_message: _Optional[_Union[UserMessage, _Mapping]] = ..., steering_message: _Optional[_Union[SteeringMessage, _Mapping]] = ..., context_message: _Optional[_Union[ContextMessage, _Mapping]] = ..., assistant_chunk: _Optional[_Union[AssistantChunk, _Mapping]] = ..., assistant_message: _Optional[_Union[AssistantMessage, _Mapping]] = ..., tool_call: _Optional[_Union[ToolCall, _Mapping]] = ..., tool_result: _Optional[_Union[ToolResult, _Mapping]] = ..., code_dispatch_start: _Optional[_Union[CodeDispatchStart, _Mapping]] = ..., code_dispatch: _Optional[_Union[CodeDispatch, _Mapping]] = ..., tool_output: _Optional[_Union[ToolOutput, _Mapping]] = ..., approval_requested: _Optional[_Union[ApprovalRequested, _Mapping]] = ..., approval_resolved: _Optional[_Union[ApprovalResolved, _Mapping]] = ..., question_requested: _Optional[_Union[QuestionRequested, _Mapping]] = ..., question_resolved: _Optional[_Union[QuestionResolved, _Mapping]] = ..., turn_start: _Optional[_Union[TurnStart, _Mapping]] = ..., turn_end: _Optional[_Union[TurnEnd, _Mapping]] = ..., agent_error: _Optional[_Union[AgentError, _Mapping]] = ..., context_compaction: _Optional[_Union[ContextCompaction, _Mapping]] = ..., input_queued: _Optional[_Union[InputQueued, _Mapping]] = ..., input_unqueued: _Optional[_Union[InputUnqueued, _Mapping]] = ..., session_renamed: _Optional[_Union[SessionRenamed, _Mapping]] = ..., session_archived: _Optional[_Union[SessionArchived, _Mapping]] = ..., extension: _Optional[_Union[ExtensionEvent, _Mapping]] = ...) -> None: ...
 
 class SessionEventEntry(_message.Message):
     __slots__ = ["event"]
     EVENT_FIELD_NUMBER: _ClassVar[int]
     event: SessionEvent
     def __init__(self, event: _Optional[_Union[SessionEvent, _Mapping]] = ...) -> None: ...
+
+class SessionRenamed(_message.Message):
+    __slots__ = ["title"]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    title: str
+    def __init__(self, title: _Optional[str] = ...) -> None: ...
 
 class SteeringMessage(_message.Message):
     __slots__ = ["content", "source", "turn"]

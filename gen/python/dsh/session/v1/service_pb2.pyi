@@ -121,6 +121,18 @@ class CreateSessionResponse(_message.Message):
     session: SessionSummary
     def __init__(self, session: _Optional[_Union[SessionSummary, _Mapping]] = ...) -> None: ...
 
+class DeleteSessionRequest(_message.Message):
+    __slots__ = ["session_id"]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    session_id: str
+    def __init__(self, session_id: _Optional[str] = ...) -> None: ...
+
+class DeleteSessionResponse(_message.Message):
+    __slots__ = ["trash_path"]
+    TRASH_PATH_FIELD_NUMBER: _ClassVar[int]
+    trash_path: str
+    def __init__(self, trash_path: _Optional[str] = ...) -> None: ...
+
 class DescribeHostRequest(_message.Message):
     __slots__ = []
     def __init__(self) -> None: ...
@@ -200,8 +212,10 @@ class JournalErrorDetail(_message.Message):
     def __init__(self, session_id: _Optional[str] = ..., line: _Optional[int] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class ListSessionsRequest(_message.Message):
-    __slots__ = []
-    def __init__(self) -> None: ...
+    __slots__ = ["include_archived"]
+    INCLUDE_ARCHIVED_FIELD_NUMBER: _ClassVar[int]
+    include_archived: bool
+    def __init__(self, include_archived: bool = ...) -> None: ...
 
 class ListSessionsResponse(_message.Message):
     __slots__ = ["sessions"]
@@ -360,7 +374,8 @@ class SessionStatus(_message.Message):
     def __init__(self, id: _Optional[str] = ..., running: bool = ...) -> None: ...
 
 class SessionSummary(_message.Message):
-    __slots__ = ["created_at", "cwd", "error", "event_count", "id", "model", "origin", "parent_id", "read_only", "running", "title", "updated_at"]
+    __slots__ = ["archived", "created_at", "cwd", "error", "event_count", "id", "model", "origin", "parent_id", "pending", "read_only", "running", "title", "token_usage", "updated_at"]
+    ARCHIVED_FIELD_NUMBER: _ClassVar[int]
     CREATED_AT_FIELD_NUMBER: _ClassVar[int]
     CWD_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
@@ -369,10 +384,13 @@ class SessionSummary(_message.Message):
     MODEL_FIELD_NUMBER: _ClassVar[int]
     ORIGIN_FIELD_NUMBER: _ClassVar[int]
     PARENT_ID_FIELD_NUMBER: _ClassVar[int]
+    PENDING_FIELD_NUMBER: _ClassVar[int]
     READ_ONLY_FIELD_NUMBER: _ClassVar[int]
     RUNNING_FIELD_NUMBER: _ClassVar[int]
     TITLE_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_USAGE_FIELD_NUMBER: _ClassVar[int]
     UPDATED_AT_FIELD_NUMBER: _ClassVar[int]
+    archived: bool
     created_at: _timestamp_pb2.Timestamp
     cwd: str
     error: str
@@ -381,11 +399,13 @@ class SessionSummary(_message.Message):
     model: str
     origin: str
     parent_id: str
+    pending: int
     read_only: bool
     running: bool
     title: str
+    token_usage: TokenTotals
     updated_at: _timestamp_pb2.Timestamp
-    def __init__(self, id: _Optional[str] = ..., cwd: _Optional[str] = ..., parent_id: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., running: bool = ..., title: _Optional[str] = ..., model: _Optional[str] = ..., event_count: _Optional[int] = ..., read_only: bool = ..., error: _Optional[str] = ..., origin: _Optional[str] = ...) -> None: ...
+    def __init__(self, id: _Optional[str] = ..., cwd: _Optional[str] = ..., parent_id: _Optional[str] = ..., created_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., updated_at: _Optional[_Union[_timestamp_pb2.Timestamp, _Mapping]] = ..., running: bool = ..., title: _Optional[str] = ..., model: _Optional[str] = ..., event_count: _Optional[int] = ..., read_only: bool = ..., error: _Optional[str] = ..., origin: _Optional[str] = ..., pending: _Optional[int] = ..., token_usage: _Optional[_Union[TokenTotals, _Mapping]] = ..., archived: bool = ...) -> None: ...
 
 class SessionsSnapshot(_message.Message):
     __slots__ = ["sessions"]
@@ -435,9 +455,27 @@ class TurnUsage(_message.Message):
     turn: int
     def __init__(self, turn: _Optional[int] = ..., tokens: _Optional[_Union[TokenTotals, _Mapping]] = ..., cost: _Optional[_Union[CostTotals, _Mapping]] = ...) -> None: ...
 
+class UpdateSessionRequest(_message.Message):
+    __slots__ = ["archived", "session_id", "title"]
+    ARCHIVED_FIELD_NUMBER: _ClassVar[int]
+    SESSION_ID_FIELD_NUMBER: _ClassVar[int]
+    TITLE_FIELD_NUMBER: _ClassVar[int]
+    archived: bool
+    session_id: str
+    title: str
+    def __init__(self, session_id: _Optional[str] = ..., title: _Optional[str] = ..., archived: bool = ...) -> None: ...
+
+class UpdateSessionResponse(_message.Message):
+    __slots__ = ["session"]
+    SESSION_FIELD_NUMBER: _ClassVar[int]
+    session: SessionSummary
+    def __init__(self, session: _Optional[_Union[SessionSummary, _Mapping]] = ...) -> None: ...
+
 class WatchSessionsRequest(_message.Message):
-    __slots__ = []
-    def __init__(self) -> None: ...
+    __slots__ = ["include_archived"]
+    INCLUDE_ARCHIVED_FIELD_NUMBER: _ClassVar[int]
+    include_archived: bool
+    def __init__(self, include_archived: bool = ...) -> None: ...
 
 class WatchSessionsResponse(_message.Message):
     __slots__ = ["added", "heartbeat", "removed", "snapshot", "status", "updated"]

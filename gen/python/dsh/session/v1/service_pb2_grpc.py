@@ -80,6 +80,16 @@ class SessionServiceStub(object):
                 request_serializer=dsh_dot_session_dot_v1_dot_service__pb2.SearchRequest.SerializeToString,
                 response_deserializer=dsh_dot_session_dot_v1_dot_service__pb2.SearchResponse.FromString,
                 )
+        self.UpdateSession = channel.unary_unary(
+                '/dsh.session.v1.SessionService/UpdateSession',
+                request_serializer=dsh_dot_session_dot_v1_dot_service__pb2.UpdateSessionRequest.SerializeToString,
+                response_deserializer=dsh_dot_session_dot_v1_dot_service__pb2.UpdateSessionResponse.FromString,
+                )
+        self.DeleteSession = channel.unary_unary(
+                '/dsh.session.v1.SessionService/DeleteSession',
+                request_serializer=dsh_dot_session_dot_v1_dot_service__pb2.DeleteSessionRequest.SerializeToString,
+                response_deserializer=dsh_dot_session_dot_v1_dot_service__pb2.DeleteSessionResponse.FromString,
+                )
 
 
 class SessionServiceServicer(object):
@@ -180,6 +190,22 @@ class SessionServiceServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def UpdateSession(self, request, context):
+        """Renames, archives or unarchives a session by appending `session/renamed` or
+        `session/archived`: the journal stays append-only and keeps every earlier name.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DeleteSession(self, request, context):
+        """Moves a session's files to the trash folder under the host's data dir, where they can
+        be recovered by moving them back. A running session is failed_precondition.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_SessionServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -242,6 +268,16 @@ def add_SessionServiceServicer_to_server(servicer, server):
                     servicer.Search,
                     request_deserializer=dsh_dot_session_dot_v1_dot_service__pb2.SearchRequest.FromString,
                     response_serializer=dsh_dot_session_dot_v1_dot_service__pb2.SearchResponse.SerializeToString,
+            ),
+            'UpdateSession': grpc.unary_unary_rpc_method_handler(
+                    servicer.UpdateSession,
+                    request_deserializer=dsh_dot_session_dot_v1_dot_service__pb2.UpdateSessionRequest.FromString,
+                    response_serializer=dsh_dot_session_dot_v1_dot_service__pb2.UpdateSessionResponse.SerializeToString,
+            ),
+            'DeleteSession': grpc.unary_unary_rpc_method_handler(
+                    servicer.DeleteSession,
+                    request_deserializer=dsh_dot_session_dot_v1_dot_service__pb2.DeleteSessionRequest.FromString,
+                    response_serializer=dsh_dot_session_dot_v1_dot_service__pb2.DeleteSessionResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -460,5 +496,39 @@ class SessionService(object):
         return grpc.experimental.unary_unary(request, target, '/dsh.session.v1.SessionService/Search',
             dsh_dot_session_dot_v1_dot_service__pb2.SearchRequest.SerializeToString,
             dsh_dot_session_dot_v1_dot_service__pb2.SearchResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def UpdateSession(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/dsh.session.v1.SessionService/UpdateSession',
+            dsh_dot_session_dot_v1_dot_service__pb2.UpdateSessionRequest.SerializeToString,
+            dsh_dot_session_dot_v1_dot_service__pb2.UpdateSessionResponse.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def DeleteSession(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(request, target, '/dsh.session.v1.SessionService/DeleteSession',
+            dsh_dot_session_dot_v1_dot_service__pb2.DeleteSessionRequest.SerializeToString,
+            dsh_dot_session_dot_v1_dot_service__pb2.DeleteSessionResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)

@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file dsh/session/v1/service.proto.
  */
 export const file_dsh_session_v1_service: GenFile = /*@__PURE__*/
-  fileDesc("Chxkc2gvc2Vzc2lvbi92MS9zZXJ2aWNlLnByb3RvEg5kc2guc2Vzc2lvbi52MSIVChNEZXNjcmliZUhvc3RSZXF1ZXN0IpMBChREZXNjcmliZUhvc3RSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgJEhYKDmZvcm1hdF92ZXJzaW9uGAIgASgNEhAKCGhvbWVfZGlyGAMgASgJEhQKDGNhcGFiaWxpdGllcxgEIAMoCRITCgtkZWZhdWx0X2N3ZBgFIAEoCRIVCg1kZWZhdWx0X21vZGVsGAYgASgJIhUKE0xpc3RTZXNzaW9uc1JlcXVlc3QiSAoUTGlzdFNlc3Npb25zUmVzcG9uc2USMAoIc2Vzc2lvbnMYASADKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeSKSAgoOU2Vzc2lvblN1bW1hcnkSCgoCaWQYASABKAkSCwoDY3dkGAIgASgJEhEKCXBhcmVudF9pZBgDIAEoCRIuCgpjcmVhdGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgdydW5uaW5nGAYgASgIEg0KBXRpdGxlGAcgASgJEg0KBW1vZGVsGAggASgJEhMKC2V2ZW50X2NvdW50GAkgASgNEhEKCXJlYWRfb25seRgKIAEoCBINCgVlcnJvchgLIAEoCRIOCgZvcmlnaW4YDCABKAkiFgoUV2F0Y2hTZXNzaW9uc1JlcXVlc3QizgIKFVdhdGNoU2Vzc2lvbnNSZXNwb25zZRI0CghzbmFwc2hvdBgBIAEoCzIgLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25zU25hcHNob3RIABIvCgVhZGRlZBgCIAEoCzIeLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25TdW1tYXJ5SAASMQoHcmVtb3ZlZBgDIAEoCzIeLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25SZW1vdmVkSAASLwoGc3RhdHVzGAQgASgLMh0uZHNoLnNlc3Npb24udjEuU2Vzc2lvblN0YXR1c0gAEjEKB3VwZGF0ZWQYBSABKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeUgAEi4KCWhlYXJ0YmVhdBgGIAEoCzIZLmRzaC5zZXNzaW9uLnYxLkhlYXJ0YmVhdEgAQgcKBWZyYW1lIkQKEFNlc3Npb25zU25hcHNob3QSMAoIc2Vzc2lvbnMYASADKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeSIcCg5TZXNzaW9uUmVtb3ZlZBIKCgJpZBgBIAEoCSIsCg1TZXNzaW9uU3RhdHVzEgoKAmlkGAEgASgJEg8KB3J1bm5pbmcYAiABKAgiNQoJSGVhcnRiZWF0EigKBHRpbWUYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInsKFENyZWF0ZVNlc3Npb25SZXF1ZXN0EgsKA2N3ZBgBIAEoCRIRCglwYXJlbnRfaWQYAiABKAkSDQoFbW9kZWwYAyABKAkSDgoGcHJlc2V0GAQgASgJEg0KBXRpdGxlGAUgASgJEhUKDWNvbnRpbnVlX2Zyb20YBiABKAkiSAoVQ3JlYXRlU2Vzc2lvblJlc3BvbnNlEi8KB3Nlc3Npb24YASABKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeSJfCgtQYWdlUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEhcKCmJlZm9yZV9zZXEYAiABKA1IAIgBARIUCgxtYXhfbWVzc2FnZXMYAyABKA1CDQoLX2JlZm9yZV9zZXEirwEKDFBhZ2VSZXNwb25zZRIxCgZldmVudHMYASADKAsyIS5kc2guc2Vzc2lvbi52MS5TZXNzaW9uRXZlbnRFbnRyeRIQCghoYXNfbW9yZRgCIAEoCBIqCghiYXNlbGluZRgDIAEoCzIYLmRzaC5zZXNzaW9uLnYxLkJhc2VsaW5lEi4KDGVuZF9iYXNlbGluZRgEIAEoCzIYLmRzaC5zZXNzaW9uLnYxLkJhc2VsaW5lIr4CCghCYXNlbGluZRISCgpiZWZvcmVfc2VxGAEgASgNEjAKC3Rva2VuX3VzYWdlGAIgASgLMhsuZHNoLnNlc3Npb24udjEuVG9rZW5Ub3RhbHMSKwoJdG9kb19saXN0GAMgASgLMhguZHNoLnNlc3Npb24udjEuVG9kb0xpc3QSOQoRbGF0ZXN0X2NvbXBhY3Rpb24YBCABKAsyHi5kc2guc2Vzc2lvbi52MS5Db21wYWN0aW9uTWFyaxIoCgRjb3N0GAUgASgLMhouZHNoLnNlc3Npb24udjEuQ29zdFRvdGFscxIuCgtsYXRlc3RfdHVybhgGIAEoCzIZLmRzaC5zZXNzaW9uLnYxLlR1cm5Vc2FnZRIqCgVxdWV1ZRgHIAMoCzIbLmRzaC5zZXNzaW9uLnYxLlF1ZXVlZElucHV0ImEKDkNvbXBhY3Rpb25NYXJrEgsKA3NlcRgBIAEoDRIVCg1rZXB0X2Zyb21fc2VxGAIgASgNEhUKDXRva2Vuc19iZWZvcmUYAyABKA0SFAoMdG9rZW5zX2FmdGVyGAQgASgNIkcKCkNvc3RUb3RhbHMSCwoDdXNkGAEgASgBEhQKDHByaWNlZF9zdGVwcxgCIAEoDRIWCg51bnByaWNlZF9zdGVwcxgDIAEoDSJwCglUdXJuVXNhZ2USDAoEdHVybhgBIAEoDRIrCgZ0b2tlbnMYAiABKAsyGy5kc2guc2Vzc2lvbi52MS5Ub2tlblRvdGFscxIoCgRjb3N0GAMgASgLMhouZHNoLnNlc3Npb24udjEuQ29zdFRvdGFscyJqCgtRdWV1ZWRJbnB1dBIQCghxdWV1ZV9pZBgBIAEoCRItCgdjb250ZW50GAIgAygLMhwuZHNoLnNlc3Npb24udjEuQ29udGVudEJsb2NrEg0KBXN0ZWVyGAMgASgIEgsKA3NlcRgEIAEoDSKdAQoLVG9rZW5Ub3RhbHMSFAoMaW5wdXRfdG9rZW5zGAEgASgEEhUKDW91dHB1dF90b2tlbnMYAiABKAQSGQoRY2FjaGVfcmVhZF90b2tlbnMYAyABKAQSGgoSY2FjaGVfd3JpdGVfdG9rZW5zGAQgASgEEhgKEHJlYXNvbmluZ190b2tlbnMYBSABKAQSEAoIbWVzc2FnZXMYBiABKA0iRwoIVG9kb0l0ZW0SDwoHY29udGVudBgBIAEoCRIqCgZzdGF0dXMYAiABKA4yGi5kc2guc2Vzc2lvbi52MS5Ub2RvU3RhdHVzIkAKCFRvZG9MaXN0EicKBWl0ZW1zGAEgAygLMhguZHNoLnNlc3Npb24udjEuVG9kb0l0ZW0SCwoDc2VxGAIgASgNIkkKDUZvbGxvd1JlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRIWCglhZnRlcl9zZXEYAiABKA1IAIgBAUIMCgpfYWZ0ZXJfc2VxIq8BCg5Gb2xsb3dSZXNwb25zZRIwCgdvcGVuaW5nGAEgASgLMh0uZHNoLnNlc3Npb24udjEuRm9sbG93T3BlbmluZ0gAEjIKBWV2ZW50GAIgASgLMiEuZHNoLnNlc3Npb24udjEuU2Vzc2lvbkV2ZW50RW50cnlIABIuCgloZWFydGJlYXQYAyABKAsyGS5kc2guc2Vzc2lvbi52MS5IZWFydGJlYXRIAEIHCgVmcmFtZSJGCg1Gb2xsb3dPcGVuaW5nEhEKCWZpcnN0X3NlcRgBIAEoDRIVCghsYXN0X3NlcRgCIAEoDUgAiAEBQgsKCV9sYXN0X3NlcSJ8Cg1Qcm9tcHRSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSLQoHY29udGVudBgCIAMoCzIcLmRzaC5zZXNzaW9uLnYxLkNvbnRlbnRCbG9jaxIoCgRtb2RlGAMgASgOMhouZHNoLnNlc3Npb24udjEuUHJvbXB0TW9kZSJLCg5Qcm9tcHRSZXNwb25zZRIPCgdzdGFydGVkGAEgASgIEhYKDnF1ZXVlX3Bvc2l0aW9uGAIgASgNEhAKCHF1ZXVlX2lkGAMgASgJIiMKDUNhbmNlbFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCSJpCg5DYW5jZWxSZXNwb25zZRIRCgljYW5jZWxsZWQYASABKAgSDwoHY2xlYXJlZBgCIAEoDRIzCg5jbGVhcmVkX2lucHV0cxgDIAMoCzIbLmRzaC5zZXNzaW9uLnYxLlF1ZXVlZElucHV0IpwBCg5SZXNwb25kUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEjQKCGFwcHJvdmFsGAIgASgLMiAuZHNoLnNlc3Npb24udjEuQXBwcm92YWxSZXNwb25zZUgAEjQKCHF1ZXN0aW9uGAMgASgLMiAuZHNoLnNlc3Npb24udjEuUXVlc3Rpb25SZXNwb25zZUgAQgoKCHJlc3BvbnNlIlsKEEFwcHJvdmFsUmVzcG9uc2USEwoLYXBwcm92YWxfaWQYASABKAkSMgoIZGVjaXNpb24YAiABKA4yIC5kc2guc2Vzc2lvbi52MS5BcHByb3ZhbERlY2lzaW9uImMKEFF1ZXN0aW9uUmVzcG9uc2USEwoLcXVlc3Rpb25faWQYASABKAkSJwoHYW5zd2VycxgCIAMoCzIWLmRzaC5zZXNzaW9uLnYxLkFuc3dlchIRCgljYW5jZWxsZWQYAyABKAgiEQoPUmVzcG9uZFJlc3BvbnNlIjkKDkNvbXBhY3RSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSEwoLaW5zdHJ1Y3Rpb24YAiABKAkiIgoPQ29tcGFjdFJlc3BvbnNlEg8KB3N0YXJ0ZWQYASABKAgiZwoQRWRpdFF1ZXVlUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEhAKCHF1ZXVlX2lkGAIgASgJEi0KB2NvbnRlbnQYAyADKAsyHC5kc2guc2Vzc2lvbi52MS5Db250ZW50QmxvY2siQwoRRWRpdFF1ZXVlUmVzcG9uc2USLgoIcHJldmlvdXMYASADKAsyHC5kc2guc2Vzc2lvbi52MS5Db250ZW50QmxvY2siRgoSSm91cm5hbEVycm9yRGV0YWlsEhIKCnNlc3Npb25faWQYASABKAkSDAoEbGluZRgCIAEoDRIOCgZyZWFzb24YAyABKAkitwEKDVNlYXJjaFJlcXVlc3QSDQoFcXVlcnkYASABKAkSFgoOY2FzZV9zZW5zaXRpdmUYAiABKAgSDQoFcmVnZXgYAyABKAgSEgoKc2Vzc2lvbl9pZBgEIAEoCRIpCgVraW5kcxgFIAMoDjIaLmRzaC5zZXNzaW9uLnYxLlNlYXJjaEtpbmQSEgoKdG9vbF9uYW1lcxgGIAMoCRINCgVsaW1pdBgHIAEoDRIOCgZjdXJzb3IYCCABKAkiZAoOU2VhcmNoUmVzcG9uc2USJwoEaGl0cxgBIAMoCzIZLmRzaC5zZXNzaW9uLnYxLlNlYXJjaEhpdBITCgtuZXh0X2N1cnNvchgCIAEoCRIUCgx0aW1lX2xpbWl0ZWQYAyABKAgizQEKCVNlYXJjaEhpdBISCgpzZXNzaW9uX2lkGAEgASgJEgsKA3NlcRgCIAEoDRISCgpldmVudF90eXBlGAMgASgJEigKBGtpbmQYBCABKA4yGi5kc2guc2Vzc2lvbi52MS5TZWFyY2hLaW5kEhEKCXRvb2xfbmFtZRgFIAEoCRIPCgdjYWxsX2lkGAYgASgJEg8KB3NuaXBwZXQYByABKAkSLAoHbWF0Y2hlcxgIIAMoCzIbLmRzaC5zZXNzaW9uLnYxLlNlYXJjaE1hdGNoIikKC1NlYXJjaE1hdGNoEg0KBXN0YXJ0GAEgASgNEgsKA2VuZBgCIAEoDSp6CgpUb2RvU3RhdHVzEhsKF1RPRE9fU1RBVFVTX1VOU1BFQ0lGSUVEEAASFwoTVE9ET19TVEFUVVNfUEVORElORxABEhsKF1RPRE9fU1RBVFVTX0lOX1BST0dSRVNTEAISGQoVVE9ET19TVEFUVVNfQ09NUExFVEVEEAMqVwoKUHJvbXB0TW9kZRIbChdQUk9NUFRfTU9ERV9VTlNQRUNJRklFRBAAEhUKEVBST01QVF9NT0RFX1FVRVVFEAESFQoRUFJPTVBUX01PREVfU1RFRVIQAiqZAQoKU2VhcmNoS2luZBIbChdTRUFSQ0hfS0lORF9VTlNQRUNJRklFRBAAEhYKElNFQVJDSF9LSU5EX1BST01QVBABEhkKFVNFQVJDSF9LSU5EX0FTU0lTVEFOVBACEh4KGlNFQVJDSF9LSU5EX1RPT0xfQVJHVU1FTlRTEAMSGwoXU0VBUkNIX0tJTkRfVE9PTF9PVVRQVVQQBDLXBwoOU2Vzc2lvblNlcnZpY2USWQoMRGVzY3JpYmVIb3N0EiMuZHNoLnNlc3Npb24udjEuRGVzY3JpYmVIb3N0UmVxdWVzdBokLmRzaC5zZXNzaW9uLnYxLkRlc2NyaWJlSG9zdFJlc3BvbnNlElkKDExpc3RTZXNzaW9ucxIjLmRzaC5zZXNzaW9uLnYxLkxpc3RTZXNzaW9uc1JlcXVlc3QaJC5kc2guc2Vzc2lvbi52MS5MaXN0U2Vzc2lvbnNSZXNwb25zZRJeCg1XYXRjaFNlc3Npb25zEiQuZHNoLnNlc3Npb24udjEuV2F0Y2hTZXNzaW9uc1JlcXVlc3QaJS5kc2guc2Vzc2lvbi52MS5XYXRjaFNlc3Npb25zUmVzcG9uc2UwARJcCg1DcmVhdGVTZXNzaW9uEiQuZHNoLnNlc3Npb24udjEuQ3JlYXRlU2Vzc2lvblJlcXVlc3QaJS5kc2guc2Vzc2lvbi52MS5DcmVhdGVTZXNzaW9uUmVzcG9uc2USQQoEUGFnZRIbLmRzaC5zZXNzaW9uLnYxLlBhZ2VSZXF1ZXN0GhwuZHNoLnNlc3Npb24udjEuUGFnZVJlc3BvbnNlEkkKBkZvbGxvdxIdLmRzaC5zZXNzaW9uLnYxLkZvbGxvd1JlcXVlc3QaHi5kc2guc2Vzc2lvbi52MS5Gb2xsb3dSZXNwb25zZTABEkcKBlByb21wdBIdLmRzaC5zZXNzaW9uLnYxLlByb21wdFJlcXVlc3QaHi5kc2guc2Vzc2lvbi52MS5Qcm9tcHRSZXNwb25zZRJHCgZDYW5jZWwSHS5kc2guc2Vzc2lvbi52MS5DYW5jZWxSZXF1ZXN0Gh4uZHNoLnNlc3Npb24udjEuQ2FuY2VsUmVzcG9uc2USSgoHUmVzcG9uZBIeLmRzaC5zZXNzaW9uLnYxLlJlc3BvbmRSZXF1ZXN0Gh8uZHNoLnNlc3Npb24udjEuUmVzcG9uZFJlc3BvbnNlEkoKB0NvbXBhY3QSHi5kc2guc2Vzc2lvbi52MS5Db21wYWN0UmVxdWVzdBofLmRzaC5zZXNzaW9uLnYxLkNvbXBhY3RSZXNwb25zZRJQCglFZGl0UXVldWUSIC5kc2guc2Vzc2lvbi52MS5FZGl0UXVldWVSZXF1ZXN0GiEuZHNoLnNlc3Npb24udjEuRWRpdFF1ZXVlUmVzcG9uc2USRwoGU2VhcmNoEh0uZHNoLnNlc3Npb24udjEuU2VhcmNoUmVxdWVzdBoeLmRzaC5zZXNzaW9uLnYxLlNlYXJjaFJlc3BvbnNlYgZwcm90bzM", [file_dsh_session_v1_content, file_dsh_session_v1_events, file_google_protobuf_timestamp]);
+  fileDesc("Chxkc2gvc2Vzc2lvbi92MS9zZXJ2aWNlLnByb3RvEg5kc2guc2Vzc2lvbi52MSIVChNEZXNjcmliZUhvc3RSZXF1ZXN0IpMBChREZXNjcmliZUhvc3RSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgJEhYKDmZvcm1hdF92ZXJzaW9uGAIgASgNEhAKCGhvbWVfZGlyGAMgASgJEhQKDGNhcGFiaWxpdGllcxgEIAMoCRITCgtkZWZhdWx0X2N3ZBgFIAEoCRIVCg1kZWZhdWx0X21vZGVsGAYgASgJIi8KE0xpc3RTZXNzaW9uc1JlcXVlc3QSGAoQaW5jbHVkZV9hcmNoaXZlZBgBIAEoCCJIChRMaXN0U2Vzc2lvbnNSZXNwb25zZRIwCghzZXNzaW9ucxgBIAMoCzIeLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25TdW1tYXJ5IucCCg5TZXNzaW9uU3VtbWFyeRIKCgJpZBgBIAEoCRILCgNjd2QYAiABKAkSEQoJcGFyZW50X2lkGAMgASgJEi4KCmNyZWF0ZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3J1bm5pbmcYBiABKAgSDQoFdGl0bGUYByABKAkSDQoFbW9kZWwYCCABKAkSEwoLZXZlbnRfY291bnQYCSABKA0SEQoJcmVhZF9vbmx5GAogASgIEg0KBWVycm9yGAsgASgJEg4KBm9yaWdpbhgMIAEoCRIPCgdwZW5kaW5nGA0gASgNEjAKC3Rva2VuX3VzYWdlGA4gASgLMhsuZHNoLnNlc3Npb24udjEuVG9rZW5Ub3RhbHMSEAoIYXJjaGl2ZWQYDyABKAgiMAoUV2F0Y2hTZXNzaW9uc1JlcXVlc3QSGAoQaW5jbHVkZV9hcmNoaXZlZBgBIAEoCCLOAgoVV2F0Y2hTZXNzaW9uc1Jlc3BvbnNlEjQKCHNuYXBzaG90GAEgASgLMiAuZHNoLnNlc3Npb24udjEuU2Vzc2lvbnNTbmFwc2hvdEgAEi8KBWFkZGVkGAIgASgLMh4uZHNoLnNlc3Npb24udjEuU2Vzc2lvblN1bW1hcnlIABIxCgdyZW1vdmVkGAMgASgLMh4uZHNoLnNlc3Npb24udjEuU2Vzc2lvblJlbW92ZWRIABIvCgZzdGF0dXMYBCABKAsyHS5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3RhdHVzSAASMQoHdXBkYXRlZBgFIAEoCzIeLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25TdW1tYXJ5SAASLgoJaGVhcnRiZWF0GAYgASgLMhkuZHNoLnNlc3Npb24udjEuSGVhcnRiZWF0SABCBwoFZnJhbWUiRAoQU2Vzc2lvbnNTbmFwc2hvdBIwCghzZXNzaW9ucxgBIAMoCzIeLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25TdW1tYXJ5IhwKDlNlc3Npb25SZW1vdmVkEgoKAmlkGAEgASgJIiwKDVNlc3Npb25TdGF0dXMSCgoCaWQYASABKAkSDwoHcnVubmluZxgCIAEoCCI1CglIZWFydGJlYXQSKAoEdGltZRgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiewoUQ3JlYXRlU2Vzc2lvblJlcXVlc3QSCwoDY3dkGAEgASgJEhEKCXBhcmVudF9pZBgCIAEoCRINCgVtb2RlbBgDIAEoCRIOCgZwcmVzZXQYBCABKAkSDQoFdGl0bGUYBSABKAkSFQoNY29udGludWVfZnJvbRgGIAEoCSJIChVDcmVhdGVTZXNzaW9uUmVzcG9uc2USLwoHc2Vzc2lvbhgBIAEoCzIeLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25TdW1tYXJ5Il8KC1BhZ2VSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSFwoKYmVmb3JlX3NlcRgCIAEoDUgAiAEBEhQKDG1heF9tZXNzYWdlcxgDIAEoDUINCgtfYmVmb3JlX3NlcSKvAQoMUGFnZVJlc3BvbnNlEjEKBmV2ZW50cxgBIAMoCzIhLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25FdmVudEVudHJ5EhAKCGhhc19tb3JlGAIgASgIEioKCGJhc2VsaW5lGAMgASgLMhguZHNoLnNlc3Npb24udjEuQmFzZWxpbmUSLgoMZW5kX2Jhc2VsaW5lGAQgASgLMhguZHNoLnNlc3Npb24udjEuQmFzZWxpbmUivgIKCEJhc2VsaW5lEhIKCmJlZm9yZV9zZXEYASABKA0SMAoLdG9rZW5fdXNhZ2UYAiABKAsyGy5kc2guc2Vzc2lvbi52MS5Ub2tlblRvdGFscxIrCgl0b2RvX2xpc3QYAyABKAsyGC5kc2guc2Vzc2lvbi52MS5Ub2RvTGlzdBI5ChFsYXRlc3RfY29tcGFjdGlvbhgEIAEoCzIeLmRzaC5zZXNzaW9uLnYxLkNvbXBhY3Rpb25NYXJrEigKBGNvc3QYBSABKAsyGi5kc2guc2Vzc2lvbi52MS5Db3N0VG90YWxzEi4KC2xhdGVzdF90dXJuGAYgASgLMhkuZHNoLnNlc3Npb24udjEuVHVyblVzYWdlEioKBXF1ZXVlGAcgAygLMhsuZHNoLnNlc3Npb24udjEuUXVldWVkSW5wdXQiYQoOQ29tcGFjdGlvbk1hcmsSCwoDc2VxGAEgASgNEhUKDWtlcHRfZnJvbV9zZXEYAiABKA0SFQoNdG9rZW5zX2JlZm9yZRgDIAEoDRIUCgx0b2tlbnNfYWZ0ZXIYBCABKA0iRwoKQ29zdFRvdGFscxILCgN1c2QYASABKAESFAoMcHJpY2VkX3N0ZXBzGAIgASgNEhYKDnVucHJpY2VkX3N0ZXBzGAMgASgNInAKCVR1cm5Vc2FnZRIMCgR0dXJuGAEgASgNEisKBnRva2VucxgCIAEoCzIbLmRzaC5zZXNzaW9uLnYxLlRva2VuVG90YWxzEigKBGNvc3QYAyABKAsyGi5kc2guc2Vzc2lvbi52MS5Db3N0VG90YWxzImoKC1F1ZXVlZElucHV0EhAKCHF1ZXVlX2lkGAEgASgJEi0KB2NvbnRlbnQYAiADKAsyHC5kc2guc2Vzc2lvbi52MS5Db250ZW50QmxvY2sSDQoFc3RlZXIYAyABKAgSCwoDc2VxGAQgASgNIp0BCgtUb2tlblRvdGFscxIUCgxpbnB1dF90b2tlbnMYASABKAQSFQoNb3V0cHV0X3Rva2VucxgCIAEoBBIZChFjYWNoZV9yZWFkX3Rva2VucxgDIAEoBBIaChJjYWNoZV93cml0ZV90b2tlbnMYBCABKAQSGAoQcmVhc29uaW5nX3Rva2VucxgFIAEoBBIQCghtZXNzYWdlcxgGIAEoDSJHCghUb2RvSXRlbRIPCgdjb250ZW50GAEgASgJEioKBnN0YXR1cxgCIAEoDjIaLmRzaC5zZXNzaW9uLnYxLlRvZG9TdGF0dXMiQAoIVG9kb0xpc3QSJwoFaXRlbXMYASADKAsyGC5kc2guc2Vzc2lvbi52MS5Ub2RvSXRlbRILCgNzZXEYAiABKA0iSQoNRm9sbG93UmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEhYKCWFmdGVyX3NlcRgCIAEoDUgAiAEBQgwKCl9hZnRlcl9zZXEirwEKDkZvbGxvd1Jlc3BvbnNlEjAKB29wZW5pbmcYASABKAsyHS5kc2guc2Vzc2lvbi52MS5Gb2xsb3dPcGVuaW5nSAASMgoFZXZlbnQYAiABKAsyIS5kc2guc2Vzc2lvbi52MS5TZXNzaW9uRXZlbnRFbnRyeUgAEi4KCWhlYXJ0YmVhdBgDIAEoCzIZLmRzaC5zZXNzaW9uLnYxLkhlYXJ0YmVhdEgAQgcKBWZyYW1lIkYKDUZvbGxvd09wZW5pbmcSEQoJZmlyc3Rfc2VxGAEgASgNEhUKCGxhc3Rfc2VxGAIgASgNSACIAQFCCwoJX2xhc3Rfc2VxInwKDVByb21wdFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRItCgdjb250ZW50GAIgAygLMhwuZHNoLnNlc3Npb24udjEuQ29udGVudEJsb2NrEigKBG1vZGUYAyABKA4yGi5kc2guc2Vzc2lvbi52MS5Qcm9tcHRNb2RlIksKDlByb21wdFJlc3BvbnNlEg8KB3N0YXJ0ZWQYASABKAgSFgoOcXVldWVfcG9zaXRpb24YAiABKA0SEAoIcXVldWVfaWQYAyABKAkiIwoNQ2FuY2VsUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJImkKDkNhbmNlbFJlc3BvbnNlEhEKCWNhbmNlbGxlZBgBIAEoCBIPCgdjbGVhcmVkGAIgASgNEjMKDmNsZWFyZWRfaW5wdXRzGAMgAygLMhsuZHNoLnNlc3Npb24udjEuUXVldWVkSW5wdXQinAEKDlJlc3BvbmRSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSNAoIYXBwcm92YWwYAiABKAsyIC5kc2guc2Vzc2lvbi52MS5BcHByb3ZhbFJlc3BvbnNlSAASNAoIcXVlc3Rpb24YAyABKAsyIC5kc2guc2Vzc2lvbi52MS5RdWVzdGlvblJlc3BvbnNlSABCCgoIcmVzcG9uc2UiWwoQQXBwcm92YWxSZXNwb25zZRITCgthcHByb3ZhbF9pZBgBIAEoCRIyCghkZWNpc2lvbhgCIAEoDjIgLmRzaC5zZXNzaW9uLnYxLkFwcHJvdmFsRGVjaXNpb24iYwoQUXVlc3Rpb25SZXNwb25zZRITCgtxdWVzdGlvbl9pZBgBIAEoCRInCgdhbnN3ZXJzGAIgAygLMhYuZHNoLnNlc3Npb24udjEuQW5zd2VyEhEKCWNhbmNlbGxlZBgDIAEoCCIRCg9SZXNwb25kUmVzcG9uc2UiOQoOQ29tcGFjdFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRITCgtpbnN0cnVjdGlvbhgCIAEoCSIiCg9Db21wYWN0UmVzcG9uc2USDwoHc3RhcnRlZBgBIAEoCCJnChBFZGl0UXVldWVSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSEAoIcXVldWVfaWQYAiABKAkSLQoHY29udGVudBgDIAMoCzIcLmRzaC5zZXNzaW9uLnYxLkNvbnRlbnRCbG9jayJDChFFZGl0UXVldWVSZXNwb25zZRIuCghwcmV2aW91cxgBIAMoCzIcLmRzaC5zZXNzaW9uLnYxLkNvbnRlbnRCbG9jayJsChRVcGRhdGVTZXNzaW9uUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEhIKBXRpdGxlGAIgASgJSACIAQESFQoIYXJjaGl2ZWQYAyABKAhIAYgBAUIICgZfdGl0bGVCCwoJX2FyY2hpdmVkIkgKFVVwZGF0ZVNlc3Npb25SZXNwb25zZRIvCgdzZXNzaW9uGAEgASgLMh4uZHNoLnNlc3Npb24udjEuU2Vzc2lvblN1bW1hcnkiKgoURGVsZXRlU2Vzc2lvblJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCSIrChVEZWxldGVTZXNzaW9uUmVzcG9uc2USEgoKdHJhc2hfcGF0aBgBIAEoCSJGChJKb3VybmFsRXJyb3JEZXRhaWwSEgoKc2Vzc2lvbl9pZBgBIAEoCRIMCgRsaW5lGAIgASgNEg4KBnJlYXNvbhgDIAEoCSK3AQoNU2VhcmNoUmVxdWVzdBINCgVxdWVyeRgBIAEoCRIWCg5jYXNlX3NlbnNpdGl2ZRgCIAEoCBINCgVyZWdleBgDIAEoCBISCgpzZXNzaW9uX2lkGAQgASgJEikKBWtpbmRzGAUgAygOMhouZHNoLnNlc3Npb24udjEuU2VhcmNoS2luZBISCgp0b29sX25hbWVzGAYgAygJEg0KBWxpbWl0GAcgASgNEg4KBmN1cnNvchgIIAEoCSJkCg5TZWFyY2hSZXNwb25zZRInCgRoaXRzGAEgAygLMhkuZHNoLnNlc3Npb24udjEuU2VhcmNoSGl0EhMKC25leHRfY3Vyc29yGAIgASgJEhQKDHRpbWVfbGltaXRlZBgDIAEoCCLNAQoJU2VhcmNoSGl0EhIKCnNlc3Npb25faWQYASABKAkSCwoDc2VxGAIgASgNEhIKCmV2ZW50X3R5cGUYAyABKAkSKAoEa2luZBgEIAEoDjIaLmRzaC5zZXNzaW9uLnYxLlNlYXJjaEtpbmQSEQoJdG9vbF9uYW1lGAUgASgJEg8KB2NhbGxfaWQYBiABKAkSDwoHc25pcHBldBgHIAEoCRIsCgdtYXRjaGVzGAggAygLMhsuZHNoLnNlc3Npb24udjEuU2VhcmNoTWF0Y2giKQoLU2VhcmNoTWF0Y2gSDQoFc3RhcnQYASABKA0SCwoDZW5kGAIgASgNKnoKClRvZG9TdGF0dXMSGwoXVE9ET19TVEFUVVNfVU5TUEVDSUZJRUQQABIXChNUT0RPX1NUQVRVU19QRU5ESU5HEAESGwoXVE9ET19TVEFUVVNfSU5fUFJPR1JFU1MQAhIZChVUT0RPX1NUQVRVU19DT01QTEVURUQQAypXCgpQcm9tcHRNb2RlEhsKF1BST01QVF9NT0RFX1VOU1BFQ0lGSUVEEAASFQoRUFJPTVBUX01PREVfUVVFVUUQARIVChFQUk9NUFRfTU9ERV9TVEVFUhACKpkBCgpTZWFyY2hLaW5kEhsKF1NFQVJDSF9LSU5EX1VOU1BFQ0lGSUVEEAASFgoSU0VBUkNIX0tJTkRfUFJPTVBUEAESGQoVU0VBUkNIX0tJTkRfQVNTSVNUQU5UEAISHgoaU0VBUkNIX0tJTkRfVE9PTF9BUkdVTUVOVFMQAxIbChdTRUFSQ0hfS0lORF9UT09MX09VVFBVVBAEMpMJCg5TZXNzaW9uU2VydmljZRJZCgxEZXNjcmliZUhvc3QSIy5kc2guc2Vzc2lvbi52MS5EZXNjcmliZUhvc3RSZXF1ZXN0GiQuZHNoLnNlc3Npb24udjEuRGVzY3JpYmVIb3N0UmVzcG9uc2USWQoMTGlzdFNlc3Npb25zEiMuZHNoLnNlc3Npb24udjEuTGlzdFNlc3Npb25zUmVxdWVzdBokLmRzaC5zZXNzaW9uLnYxLkxpc3RTZXNzaW9uc1Jlc3BvbnNlEl4KDVdhdGNoU2Vzc2lvbnMSJC5kc2guc2Vzc2lvbi52MS5XYXRjaFNlc3Npb25zUmVxdWVzdBolLmRzaC5zZXNzaW9uLnYxLldhdGNoU2Vzc2lvbnNSZXNwb25zZTABElwKDUNyZWF0ZVNlc3Npb24SJC5kc2guc2Vzc2lvbi52MS5DcmVhdGVTZXNzaW9uUmVxdWVzdBolLmRzaC5zZXNzaW9uLnYxLkNyZWF0ZVNlc3Npb25SZXNwb25zZRJBCgRQYWdlEhsuZHNoLnNlc3Npb24udjEuUGFnZVJlcXVlc3QaHC5kc2guc2Vzc2lvbi52MS5QYWdlUmVzcG9uc2USSQoGRm9sbG93Eh0uZHNoLnNlc3Npb24udjEuRm9sbG93UmVxdWVzdBoeLmRzaC5zZXNzaW9uLnYxLkZvbGxvd1Jlc3BvbnNlMAESRwoGUHJvbXB0Eh0uZHNoLnNlc3Npb24udjEuUHJvbXB0UmVxdWVzdBoeLmRzaC5zZXNzaW9uLnYxLlByb21wdFJlc3BvbnNlEkcKBkNhbmNlbBIdLmRzaC5zZXNzaW9uLnYxLkNhbmNlbFJlcXVlc3QaHi5kc2guc2Vzc2lvbi52MS5DYW5jZWxSZXNwb25zZRJKCgdSZXNwb25kEh4uZHNoLnNlc3Npb24udjEuUmVzcG9uZFJlcXVlc3QaHy5kc2guc2Vzc2lvbi52MS5SZXNwb25kUmVzcG9uc2USSgoHQ29tcGFjdBIeLmRzaC5zZXNzaW9uLnYxLkNvbXBhY3RSZXF1ZXN0Gh8uZHNoLnNlc3Npb24udjEuQ29tcGFjdFJlc3BvbnNlElAKCUVkaXRRdWV1ZRIgLmRzaC5zZXNzaW9uLnYxLkVkaXRRdWV1ZVJlcXVlc3QaIS5kc2guc2Vzc2lvbi52MS5FZGl0UXVldWVSZXNwb25zZRJHCgZTZWFyY2gSHS5kc2guc2Vzc2lvbi52MS5TZWFyY2hSZXF1ZXN0Gh4uZHNoLnNlc3Npb24udjEuU2VhcmNoUmVzcG9uc2USXAoNVXBkYXRlU2Vzc2lvbhIkLmRzaC5zZXNzaW9uLnYxLlVwZGF0ZVNlc3Npb25SZXF1ZXN0GiUuZHNoLnNlc3Npb24udjEuVXBkYXRlU2Vzc2lvblJlc3BvbnNlElwKDURlbGV0ZVNlc3Npb24SJC5kc2guc2Vzc2lvbi52MS5EZWxldGVTZXNzaW9uUmVxdWVzdBolLmRzaC5zZXNzaW9uLnYxLkRlbGV0ZVNlc3Npb25SZXNwb25zZWIGcHJvdG8z", [file_dsh_session_v1_content, file_dsh_session_v1_events, file_google_protobuf_timestamp]);
 
 /**
  * Asks for facts about the host.
@@ -62,7 +62,7 @@ export type DescribeHostResponse = Message<"dsh.session.v1.DescribeHostResponse"
 
   /**
    * What the host can do: "page", "follow", "watch", "create", "prompt", "cancel",
-   * "respond", "compact", "edit_queue", "search". Read-only hosts (fixtures) leave out the write capabilities.
+   * "respond", "compact", "edit_queue", "search", "update", "delete". Read-only hosts (fixtures) leave out the write capabilities.
    *
    * @generated from field: repeated string capabilities = 4;
    */
@@ -96,6 +96,12 @@ export const DescribeHostResponseSchema: GenMessage<DescribeHostResponse> = /*@_
  * @generated from message dsh.session.v1.ListSessionsRequest
  */
 export type ListSessionsRequest = Message<"dsh.session.v1.ListSessionsRequest"> & {
+  /**
+   * Also list archived sessions (hidden by default).
+   *
+   * @generated from field: bool include_archived = 1;
+   */
+  includeArchived: boolean;
 };
 
 /**
@@ -175,7 +181,8 @@ export type SessionSummary = Message<"dsh.session.v1.SessionSummary"> & {
   running: boolean;
 
   /**
-   * A title: the start of the first user message, or empty.
+   * A title: the latest `session/renamed`, else the header's title, else the start of
+   * the first user message (trimmed), else empty.
    *
    * @generated from field: string title = 7;
    */
@@ -218,6 +225,27 @@ export type SessionSummary = Message<"dsh.session.v1.SessionSummary"> & {
    * @generated from field: string origin = 12;
    */
   origin: string;
+
+  /**
+   * Approvals and questions waiting for an answer: a list shows "needs you" when > 0.
+   *
+   * @generated from field: uint32 pending = 13;
+   */
+  pending: number;
+
+  /**
+   * Token usage summed over every assistant message and compaction.
+   *
+   * @generated from field: dsh.session.v1.TokenTotals token_usage = 14;
+   */
+  tokenUsage?: TokenTotals | undefined;
+
+  /**
+   * True when the session is archived (the latest `session/archived` says so).
+   *
+   * @generated from field: bool archived = 15;
+   */
+  archived: boolean;
 };
 
 /**
@@ -233,6 +261,13 @@ export const SessionSummarySchema: GenMessage<SessionSummary> = /*@__PURE__*/
  * @generated from message dsh.session.v1.WatchSessionsRequest
  */
 export type WatchSessionsRequest = Message<"dsh.session.v1.WatchSessionsRequest"> & {
+  /**
+   * Also watch archived sessions. Without it, archiving a session sends `removed` and
+   * unarchiving it sends `added`.
+   *
+   * @generated from field: bool include_archived = 1;
+   */
+  includeArchived: boolean;
 };
 
 /**
@@ -1365,6 +1400,106 @@ export const EditQueueResponseSchema: GenMessage<EditQueueResponse> = /*@__PURE_
   messageDesc(file_dsh_session_v1_service, 37);
 
 /**
+ * Asks to rename, archive or unarchive a session. Unset fields are left as they are;
+ * a field equal to the current value appends nothing.
+ *
+ * @generated from message dsh.session.v1.UpdateSessionRequest
+ */
+export type UpdateSessionRequest = Message<"dsh.session.v1.UpdateSessionRequest"> & {
+  /**
+   * The session.
+   *
+   * @generated from field: string session_id = 1;
+   */
+  sessionId: string;
+
+  /**
+   * The new title, at most 200 characters once trimmed; empty goes back to the first
+   * user message.
+   *
+   * @generated from field: optional string title = 2;
+   */
+  title?: string | undefined;
+
+  /**
+   * Archive (true) or unarchive (false).
+   *
+   * @generated from field: optional bool archived = 3;
+   */
+  archived?: boolean | undefined;
+};
+
+/**
+ * Describes the message dsh.session.v1.UpdateSessionRequest.
+ * Use `create(UpdateSessionRequestSchema)` to create a new message.
+ */
+export const UpdateSessionRequestSchema: GenMessage<UpdateSessionRequest> = /*@__PURE__*/
+  messageDesc(file_dsh_session_v1_service, 38);
+
+/**
+ * The session after the update.
+ *
+ * @generated from message dsh.session.v1.UpdateSessionResponse
+ */
+export type UpdateSessionResponse = Message<"dsh.session.v1.UpdateSessionResponse"> & {
+  /**
+   * Its summary.
+   *
+   * @generated from field: dsh.session.v1.SessionSummary session = 1;
+   */
+  session?: SessionSummary | undefined;
+};
+
+/**
+ * Describes the message dsh.session.v1.UpdateSessionResponse.
+ * Use `create(UpdateSessionResponseSchema)` to create a new message.
+ */
+export const UpdateSessionResponseSchema: GenMessage<UpdateSessionResponse> = /*@__PURE__*/
+  messageDesc(file_dsh_session_v1_service, 39);
+
+/**
+ * Asks to delete a session (to the trash folder).
+ *
+ * @generated from message dsh.session.v1.DeleteSessionRequest
+ */
+export type DeleteSessionRequest = Message<"dsh.session.v1.DeleteSessionRequest"> & {
+  /**
+   * The session; it must be writable (not a fixture) and not running.
+   *
+   * @generated from field: string session_id = 1;
+   */
+  sessionId: string;
+};
+
+/**
+ * Describes the message dsh.session.v1.DeleteSessionRequest.
+ * Use `create(DeleteSessionRequestSchema)` to create a new message.
+ */
+export const DeleteSessionRequestSchema: GenMessage<DeleteSessionRequest> = /*@__PURE__*/
+  messageDesc(file_dsh_session_v1_service, 40);
+
+/**
+ * Where the deleted session's files went.
+ *
+ * @generated from message dsh.session.v1.DeleteSessionResponse
+ */
+export type DeleteSessionResponse = Message<"dsh.session.v1.DeleteSessionResponse"> & {
+  /**
+   * The trash folder holding its journal (`<data dir>/trash/<session id>-<time>/`).
+   *
+   * @generated from field: string trash_path = 1;
+   */
+  trashPath: string;
+};
+
+/**
+ * Describes the message dsh.session.v1.DeleteSessionResponse.
+ * Use `create(DeleteSessionResponseSchema)` to create a new message.
+ */
+export const DeleteSessionResponseSchema: GenMessage<DeleteSessionResponse> = /*@__PURE__*/
+  messageDesc(file_dsh_session_v1_service, 41);
+
+/**
  * Error detail attached to a failed_precondition error when a session's journal
  * cannot be read.
  *
@@ -1399,7 +1534,7 @@ export type JournalErrorDetail = Message<"dsh.session.v1.JournalErrorDetail"> & 
  * Use `create(JournalErrorDetailSchema)` to create a new message.
  */
 export const JournalErrorDetailSchema: GenMessage<JournalErrorDetail> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 38);
+  messageDesc(file_dsh_session_v1_service, 42);
 
 /**
  * Asks for the hits of a query in one session or in all of them.
@@ -1477,7 +1612,7 @@ export type SearchRequest = Message<"dsh.session.v1.SearchRequest"> & {
  * Use `create(SearchRequestSchema)` to create a new message.
  */
 export const SearchRequestSchema: GenMessage<SearchRequest> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 39);
+  messageDesc(file_dsh_session_v1_service, 43);
 
 /**
  * One page of hits, in order: sessions newest first, and within a session by seq.
@@ -1513,7 +1648,7 @@ export type SearchResponse = Message<"dsh.session.v1.SearchResponse"> & {
  * Use `create(SearchResponseSchema)` to create a new message.
  */
 export const SearchResponseSchema: GenMessage<SearchResponse> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 40);
+  messageDesc(file_dsh_session_v1_service, 44);
 
 /**
  * One event that matched.
@@ -1584,7 +1719,7 @@ export type SearchHit = Message<"dsh.session.v1.SearchHit"> & {
  * Use `create(SearchHitSchema)` to create a new message.
  */
 export const SearchHitSchema: GenMessage<SearchHit> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 41);
+  messageDesc(file_dsh_session_v1_service, 45);
 
 /**
  * A match inside a snippet, in UTF-16 code units (the way JavaScript indexes strings).
@@ -1612,7 +1747,7 @@ export type SearchMatch = Message<"dsh.session.v1.SearchMatch"> & {
  * Use `create(SearchMatchSchema)` to create a new message.
  */
 export const SearchMatchSchema: GenMessage<SearchMatch> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 42);
+  messageDesc(file_dsh_session_v1_service, 46);
 
 /**
  * The status of a todo item.
@@ -1873,6 +2008,28 @@ export const SessionService: GenService<{
     methodKind: "unary";
     input: typeof SearchRequestSchema;
     output: typeof SearchResponseSchema;
+  },
+  /**
+   * Renames, archives or unarchives a session by appending `session/renamed` or
+   * `session/archived`: the journal stays append-only and keeps every earlier name.
+   *
+   * @generated from rpc dsh.session.v1.SessionService.UpdateSession
+   */
+  updateSession: {
+    methodKind: "unary";
+    input: typeof UpdateSessionRequestSchema;
+    output: typeof UpdateSessionResponseSchema;
+  },
+  /**
+   * Moves a session's files to the trash folder under the host's data dir, where they can
+   * be recovered by moving them back. A running session is failed_precondition.
+   *
+   * @generated from rpc dsh.session.v1.SessionService.DeleteSession
+   */
+  deleteSession: {
+    methodKind: "unary";
+    input: typeof DeleteSessionRequestSchema;
+    output: typeof DeleteSessionResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_dsh_session_v1_service, 0);

@@ -1,0 +1,162 @@
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createClient } from '@connectrpc/connect';
+import { createConnectTransport } from '@connectrpc/connect-node';
+import { dshBin } from '@dsh/cli';
+import { assistantMessage, events, usage, userMessage } from '@dsh/fixtures';
+import { SessionService } from '@dsh/gen/service';
+import { encodeEventLine, encodeHeaderLine, formatVersion } from '@dsh/journal';
+import { percentile, since, type BenchRow } from './bench-row.js';
+
+const section = 'catalog';
+
+/**
+ * The session catalog through a fresh `dsh serve` process per measurement: start to the
+ * first answered ListSessions over `sessions` small sessions (without and then with the
+ * catalog cache), ListSessions latency then, and the host's RSS and open fds after
+ * paging `paged` different sessions once (bounded by the open-journal cap).
+ */
+export async function catalogBench(quick: boolean): Promise<BenchRow[]> {
+  const sessions = quick ? 1_000 : 10_000;
+  const paged = quick ? 500 : 5_000;
+  const dir = await mkdtemp(join(tmpdir(), 'dsh-bench-catalog-'));
+  try {
+    const dataDir = join(dir, 'data');
+    await writeSessions(dataDir, sessions);
+    const rows: BenchRow[] = [];
+    for (const cache of ['no cache', 'cache'] as const) {
+      const host = await startHost(dataDir, dir);
+      try {
+        const client = createClient(
+          SessionService,
+          createConnectTransport({ baseUrl: host.url, httpVersion: '1.1' }),
+        );
+        let listed = 0;
+        let firstMs = 0;
+        for (;;) {
+          listed = (await client.listSessions({}).catch(() => ({ sessions: [] }))).sessions.length;
+          if (listed >= sessions) {
+            firstMs = since(host.started);
+            break;
+          }
+          if (since(host.started) > 120_000) throw new Error(`only ${listed} sessions listed`);
+        }
+        rows.push({
+          section,
+          name: `start to first ListSessions, ${sessions.toLocaleString('en-US')} sessions (${cache})`,
+          value: firstMs,
+          unit: 'ms',
+          note: 'spawn of a fresh host included; machine shared with other work',
+        });
+        const samples: number[] = [];
+        for (let i = 0; i < 20; i += 1) {
+          const start = performance.now();
+          await client.listSessions({});
+          samples.push(since(start));
+        }
+        rows.push({
+          section,
+          name: `ListSessions p50, ${sessions.toLocaleString('en-US')} sessions (${cache})`,
+          value: percentile(samples, 50),
+          unit: 'ms',
+        });
+        rows.push({
+          section,
+          name: `ListSessions p95, ${sessions.toLocaleString('en-US')} sessions (${cache})`,
+          value: percentile(samples, 95),
+          unit: 'ms',
+        });
+        if (cache === 'cache') {
+          for (let i = 0; i < paged; i += 1) await client.page({ sessionId: sessionId(i) });
+          const status = await readFile(`/proc/${host.pid}/status`, 'utf8');
+          const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
+          const fds = (await readdir(`/proc/${host.pid}/fd`)).length;
+          const note = `after a tail Page of ${paged.toLocaleString('en-US')} different sessions`;
+          rows.push({ section, name: 'host RSS', value: rssKb / 1024, unit: 'MiB', note });
+          rows.push({ section, name: 'host open fds', value: fds, unit: 'fds', note });
+        }
+      } finally {
+        await host.stop();
+      }
+    }
+    return rows;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+function sessionId(i: number): string {
+  return `bench-${i.toString().padStart(5, '0')}`;
+}
+
+/** Writes `count` small journals (a prompt, an answer with usage) straight into the data dir. */
+async function writeSessions(dataDir: string, count: number): Promise<void> {
+  await mkdir(dataDir, { recursive: true });
+  for (let i = 0; i < count; i += 1) {
+    const id = sessionId(i);
+    const header = encodeHeaderLine({
+      formatVersion,
+      sessionId: id,
+      cwd: '/tmp',
+      parentId: '',
+      createdAt: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(),
+      model: 'demo',
+      title: '',
+    });
+    const list = events([
+      userMessage(`question number ${i}`),
+      assistantMessage({ turn: 1 }, [`answer ${i}`], usage(100, 20)),
+    ]);
+    await writeFile(
+      join(dataDir, `${id}.jsonl`),
+      [header, ...list.map(encodeEventLine)].join('\n') + '\n',
+    );
+  }
+}
+
+interface BenchHost {
+  readonly url: string;
+  readonly pid: number;
+  readonly started: number;
+  stop(): Promise<void>;
+}
+
+/** `dsh serve --port 0` on `dataDir`, HOME in a scratch dir; resolves once it printed its URL. */
+async function startHost(dataDir: string, dir: string): Promise<BenchHost> {
+  const home = join(dir, 'home');
+  await mkdir(home, { recursive: true });
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!key.startsWith('DSH_')) env[key] = value;
+  }
+  env.HOME = home;
+  const started = performance.now();
+  const child = spawn(process.execPath, [dshBin, 'serve', '--port', '0', '--data-dir', dataDir], {
+    cwd: dir,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let text = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const look = (chunk: Buffer): void => {
+      text += chunk.toString();
+      const match = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(text);
+      if (match) resolve(match[1]!);
+    };
+    child.stdout.on('data', look);
+    child.stderr.on('data', look);
+    void exited.then(() => reject(new Error(`dsh exited before serving: ${text.slice(-2000)}`)));
+  });
+  return {
+    url,
+    pid: child.pid!,
+    started,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,2 @@
+import { catalogBench } from './catalog-bench.js';
+console.log(JSON.stringify(await catalogBench(process.argv.includes('--quick')), null, 1));

@@ -1,0 +1,417 @@
+import { watch, type FSWatcher } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { SessionEvent } from '@dsh/gen/events';
+import {
+  eventType,
+  factTypes,
+  foldFacts,
+  parseSessionId,
+  type JournalHeader,
+  type StoreChange,
+} from '@dsh/journal';
+import { loadCatalogCache, saveCatalogCache, type CachedEntry } from './catalog-cache.js';
+import { readJournalEnds } from './read-journal-ends.js';
+import { scanFacts, startCursor, type FactsCursor } from './scan-facts.js';
+
+/** What the catalog knows of one journal file. */
+export interface CatalogEntry {
+  readonly id: string;
+  path: string;
+  /** Found in a fixture dir (not the data dir). */
+  fixture: boolean;
+  /** File size and mtime when last looked at; mtime -1 after an own append (not stat'ed). */
+  size: number;
+  mtimeMs: number;
+  /** The facts folded so far, up to `cursor.bytes`. */
+  cursor: FactsCursor;
+  /** Header, count and last time from the file's ends, until the facts scan reaches its end. */
+  ends: JournalEndsFacts | undefined;
+  /** Why the facts scan stopped early; the backend then opens the journal for the verdict. */
+  error: string | undefined;
+}
+
+/** What the two ends of a journal file say, before its facts are read. */
+export interface JournalEndsFacts {
+  readonly header: JournalHeader;
+  /** Undefined when the last lines do not settle the count (a line over 1 MiB). */
+  readonly length: number | undefined;
+  readonly lastTime: Date | undefined;
+}
+
+/** How often the data and fixture dirs are listed again, besides `fs.watch` events. */
+const rescanMs = 10_000;
+/** Facts scans running at once (a cold start of many sessions shares the disk). */
+const scanConcurrency = 2;
+/** A file (or growth) up to this size found after the start is read before it is reported. */
+const eagerScanBytes = 1024 * 1024;
+/** Files stat'ed at once during a rescan. */
+const statConcurrency = 64;
+/** How long after a change the cache file is written. */
+const saveDelayMs = 2_000;
+
+/**
+ * The in-memory catalog of every journal file in the data dir and the fixture dirs: the
+ * header, count, last time and the list facts (title, pending, usage, model, archived) of
+ * each, so listing never reads a journal. It is kept current by the backend's own
+ * appends (folded as they commit), and by the dirs themselves: `fs.watch` events and a
+ * listing every `rescanMs` find files that appear, grow or go (an import by another
+ * process); a grown file is read from where the catalog stopped, never again from the
+ * start. Journals are append-only, so a file whose size is unchanged is taken as
+ * unchanged. The catalog is cached in `<dataDir>/catalog.json`, so a restart stats the
+ * files instead of reading them; the cache is only a shortcut, checked against every
+ * file's size and mtime.
+ */
+export class SessionCatalog {
+  readonly entries = new Map<string, CatalogEntry>();
+  private readonly scanQueue = new Set<string>();
+  private scanning = 0;
+  private readonly idle: (() => void)[] = [];
+  private watchers: FSWatcher[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private saveTimer: NodeJS.Timeout | undefined;
+  private touched = new Set<string>();
+  private readonly looking = new Map<string, Promise<void>>();
+  private refreshing: Promise<void> | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly dataDir: string,
+    private readonly fixtureDirs: readonly string[],
+    private readonly onChange: (changes: StoreChange[]) => void,
+    private readonly persist: boolean,
+  ) {}
+
+  /** Loads the cache, lists the dirs once and starts watching them. */
+  async start(): Promise<void> {
+    const cached = this.persist ? await loadCatalogCache(this.dataDir) : new Map();
+    await this.refresh(cached, false);
+    for (const dir of [this.dataDir, ...this.fixtureDirs]) {
+      try {
+        const watcher = watch(dir, (_event, name) => {
+          if (typeof name === 'string' && name.endsWith('.jsonl')) this.touch(name.slice(0, -6));
+        });
+        watcher.on('error', () => watcher.close());
+        watcher.unref();
+        this.watchers.push(watcher);
+      } catch {
+        // No inotify watches left: the periodic rescan still finds every change.
+      }
+    }
+    this.timer = setInterval(() => void this.refresh(), rescanMs);
+    this.timer.unref();
+  }
+
+  /**
+   * Lists the dir entries (names only, no file is stat'ed or read) and looks at the
+   * names the catalog lacks or lost, so a list answers for the files there now; a file
+   * that grew is found by `fs.watch` and the periodic rescan instead.
+   */
+  async sync(): Promise<void> {
+    const looks: Promise<void>[] = [];
+    const seen = new Set<string>();
+    for (const dir of [this.dataDir, ...this.fixtureDirs]) {
+      const fixture = dir !== this.dataDir;
+      for (const name of await readdir(dir).catch(() => [] as string[])) {
+        if (!name.endsWith('.jsonl')) continue;
+        const id = name.slice(0, -'.jsonl'.length);
+        if (seen.has(id)) continue;
+        seen.add(id);
+        const entry = this.entries.get(id);
+        if (entry === undefined ? parseSessionId(id).ok : entry.fixture !== fixture) {
+          looks.push(this.look(id));
+        }
+      }
+    }
+    for (const id of this.entries.keys()) if (!seen.has(id)) looks.push(this.look(id));
+    await Promise.all(looks);
+  }
+
+  /** Lists the dirs again now, stat'ing every file. */
+  refresh(cached = new Map<string, CachedEntry>(), report = true): Promise<void> {
+    this.refreshing ??= this.relist(cached, report).finally(() => (this.refreshing = undefined));
+    return this.refreshing;
+  }
+
+  /** Resolves once no facts scan is queued or running. */
+  settled(): Promise<void> {
+    if (this.scanning === 0 && this.scanQueue.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
+  }
+
+  /** Looks at one session's file again (it was created, written or removed). */
+  look(id: string): Promise<void> {
+    let pending = this.looking.get(id);
+    if (pending === undefined) {
+      pending = this.lookNow(id).finally(() => this.looking.delete(id));
+      this.looking.set(id, pending);
+    }
+    return pending;
+  }
+
+  private async lookNow(id: string): Promise<void> {
+    const found = await this.locate(id);
+    const entry = this.entries.get(id);
+    if (found === undefined) {
+      if (entry !== undefined) this.drop(id);
+      return;
+    }
+    if (entry === undefined) {
+      // A small file is read at once, so its first listing has its facts (or its error).
+      if (await this.add(id, found.path, found.fixture, found.size, found.mtimeMs)) {
+        await this.scanSoon(id, found.size);
+      }
+      this.onChange([{ kind: 'added', sessionId: id }]);
+    } else if (this.differs(entry, found)) {
+      this.update(entry, found);
+      await this.scanSoon(id, found.size - entry.cursor.bytes);
+      this.onChange([{ kind: 'updated', sessionId: id }]);
+    }
+  }
+
+  /** Scans `id` now when the bytes to read are few, else queues the scan. */
+  private async scanSoon(id: string, bytes: number): Promise<void> {
+    if (bytes > eagerScanBytes || this.scanQueue.has(id)) return this.queueScan(id);
+    await this.scan(id);
+  }
+
+  /**
+   * Folds events the backend just made durable (the file now ends at `end`); when the
+   * catalog is not exactly at their start (a scan is behind), the file is read instead.
+   */
+  appended(id: string, events: readonly SessionEvent[], end: number): void {
+    const entry = this.entries.get(id);
+    const first = events[0];
+    if (entry === undefined || first === undefined) return;
+    const { cursor } = entry;
+    if (cursor.length !== first.seq || this.scanQueue.has(id) || entry.ends !== undefined) {
+      entry.size = Math.max(entry.size, end);
+      entry.mtimeMs = -1;
+      this.queueScan(id);
+      return;
+    }
+    let facts = cursor.facts;
+    for (const event of events) {
+      if (factTypes.has(eventType(event))) facts = foldFacts(facts, event);
+    }
+    const last = events.at(-1)!;
+    const seconds = Number(last.time?.seconds ?? 0n);
+    const lastTime = new Date(seconds * 1000 + Math.floor((last.time?.nanos ?? 0) / 1e6));
+    entry.cursor = { header: cursor.header, length: last.seq + 1, bytes: end, lastTime, facts };
+    entry.size = end;
+    entry.mtimeMs = -1;
+    this.scheduleSave();
+  }
+
+  /** Forgets a session whose file is gone (deleted to the trash) and reports it removed. */
+  drop(id: string): void {
+    if (!this.entries.delete(id)) return;
+    this.scanQueue.delete(id);
+    this.onChange([{ kind: 'removed', sessionId: id }]);
+    this.scheduleSave();
+  }
+
+  /** Stops watching and writes the cache. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const watcher of this.watchers) watcher.close();
+    clearInterval(this.timer);
+    clearTimeout(this.saveTimer);
+    await this.refreshing?.catch(() => undefined);
+    this.scanQueue.clear();
+    await this.settled();
+    if (this.persist) await saveCatalogCache(this.dataDir, this.entries).catch(() => undefined);
+  }
+
+  private touch(id: string): void {
+    if (this.touched.size === 0) {
+      setTimeout(() => {
+        const ids = [...this.touched];
+        this.touched.clear();
+        for (const touchedId of ids) void this.look(touchedId).catch(() => undefined);
+      }, 50).unref();
+    }
+    this.touched.add(id);
+  }
+
+  /** The journal files of the dirs by session id, the data dir winning a shared id. */
+  private async names(): Promise<Map<string, { path: string; fixture: boolean }>> {
+    const found = new Map<string, { path: string; fixture: boolean }>();
+    for (const dir of [this.dataDir, ...this.fixtureDirs]) {
+      for (const name of await readdir(dir).catch(() => [] as string[])) {
+        const id = name.endsWith('.jsonl') ? name.slice(0, -'.jsonl'.length) : '';
+        if (id !== '' && !found.has(id) && parseSessionId(id).ok) {
+          found.set(id, { path: join(dir, name), fixture: dir !== this.dataDir });
+        }
+      }
+    }
+    return found;
+  }
+
+  private async relist(cached: Map<string, CachedEntry>, report: boolean): Promise<void> {
+    const found = await this.names();
+    const changes: StoreChange[] = [];
+    for (const id of [...this.entries.keys()]) {
+      if (!found.has(id)) {
+        this.entries.delete(id);
+        changes.push({ kind: 'removed', sessionId: id });
+      }
+    }
+    const ids = [...found.keys()];
+    for (let i = 0; i < ids.length; i += statConcurrency) {
+      await Promise.all(
+        ids.slice(i, i + statConcurrency).map(async (id) => {
+          const { path, fixture } = found.get(id)!;
+          const info = await stat(path).catch(() => undefined);
+          if (info === undefined || !info.isFile()) return;
+          const seen = { path, fixture, size: info.size, mtimeMs: info.mtimeMs };
+          const entry = this.entries.get(id);
+          if (entry === undefined) {
+            if (await this.add(id, path, fixture, info.size, info.mtimeMs, cached.get(id))) {
+              this.queueScan(id);
+            }
+            changes.push({ kind: 'added', sessionId: id });
+          } else if (this.differs(entry, seen)) {
+            this.update(entry, seen);
+            this.queueScan(id);
+            changes.push({ kind: 'updated', sessionId: id });
+          }
+        }),
+      );
+    }
+    if (report && changes.length > 0) this.onChange(changes);
+    if (changes.length > 0) this.scheduleSave();
+  }
+
+  private async add(
+    id: string,
+    path: string,
+    fixture: boolean,
+    size: number,
+    mtimeMs: number,
+    cached?: CachedEntry,
+  ): Promise<boolean> {
+    if (cached !== undefined && cached.path === path && cached.cursor.bytes <= size) {
+      const same = cached.size === size && (cached.mtimeMs === mtimeMs || cached.mtimeMs === -1);
+      const { cursor } = cached;
+      this.entries.set(id, {
+        id,
+        path,
+        fixture,
+        size,
+        mtimeMs,
+        cursor,
+        ends: undefined,
+        error: undefined,
+      });
+      return !same || cached.cursor.bytes < size;
+    }
+    const ends = await readJournalEnds(path, id).catch(() => undefined);
+    const header = ends?.header;
+    this.entries.set(id, {
+      id,
+      path,
+      fixture,
+      size,
+      mtimeMs,
+      cursor: startCursor,
+      ends:
+        header === undefined
+          ? undefined
+          : { header, length: ends?.tail?.length, lastTime: ends?.tail?.lastTime },
+      error: undefined,
+    });
+    return true;
+  }
+
+  private differs(entry: CatalogEntry, seen: { path: string; size: number; mtimeMs: number }) {
+    if (entry.path !== seen.path || entry.size !== seen.size) return true;
+    if (entry.mtimeMs === -1) {
+      entry.mtimeMs = seen.mtimeMs;
+      return false;
+    }
+    return entry.mtimeMs !== seen.mtimeMs;
+  }
+
+  private update(
+    entry: CatalogEntry,
+    seen: { path: string; fixture: boolean; size: number; mtimeMs: number },
+  ) {
+    // A file that shrank or moved is read again from the start; one that grew, from the cursor.
+    if (entry.path !== seen.path || seen.size < entry.cursor.bytes) entry.cursor = startCursor;
+    entry.path = seen.path;
+    entry.fixture = seen.fixture;
+    entry.size = seen.size;
+    entry.mtimeMs = seen.mtimeMs;
+  }
+
+  private queueScan(id: string): void {
+    if (this.closed) return;
+    this.scanQueue.add(id);
+    while (this.scanning < scanConcurrency && this.scanQueue.size > 0) void this.scanNext();
+  }
+
+  private async scanNext(): Promise<void> {
+    const id = this.scanQueue.values().next().value as string;
+    this.scanQueue.delete(id);
+    this.scanning += 1;
+    try {
+      await this.scan(id);
+    } finally {
+      this.scanning -= 1;
+      if (this.closed) this.scanQueue.clear();
+      if (this.scanQueue.size > 0) void this.scanNext();
+      else if (this.scanning === 0) {
+        for (const resolve of this.idle.splice(0)) resolve();
+      }
+    }
+  }
+
+  private async scan(id: string): Promise<void> {
+    const entry = this.entries.get(id);
+    if (entry === undefined) return;
+    const from = entry.cursor;
+    const scanned = await scanFacts(entry.path, id, from).catch((error: unknown) => ({
+      ok: false as const,
+      cursor: from,
+      error: (error as Error).message,
+    }));
+    if (this.entries.get(id) !== entry) return;
+    if (!scanned.ok && from !== startCursor && from.bytes > 0) {
+      // The cursor did not fit the file (it was replaced): read it whole.
+      entry.cursor = startCursor;
+      return this.scan(id);
+    }
+    // Appends folded while the scan ran are in the file too: the later cursor wins.
+    if (entry.cursor === from || entry.cursor.bytes <= scanned.cursor.bytes) {
+      entry.cursor = scanned.cursor;
+    }
+    entry.error = scanned.ok ? undefined : scanned.error;
+    if (entry.ends !== undefined && entry.cursor.bytes >= entry.size) entry.ends = undefined;
+    const before = { length: from.length, facts: from.facts };
+    if (before.length !== entry.cursor.length || before.facts !== entry.cursor.facts) {
+      this.onChange([{ kind: 'updated', sessionId: id }]);
+    }
+    this.scheduleSave();
+  }
+
+  private async locate(id: string) {
+    for (const dir of [this.dataDir, ...this.fixtureDirs]) {
+      const path = join(dir, `${id}.jsonl`);
+      const info = await stat(path).catch(() => undefined);
+      if (info?.isFile()) {
+        return { path, fixture: dir !== this.dataDir, size: info.size, mtimeMs: info.mtimeMs };
+      }
+    }
+    return undefined;
+  }
+
+  private scheduleSave(): void {
+    if (!this.persist || this.closed || this.saveTimer !== undefined) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      void saveCatalogCache(this.dataDir, this.entries).catch(() => undefined);
+    }, saveDelayMs);
+    this.saveTimer.unref();
+  }
+}

@@ -1,0 +1,154 @@
+import { appendFile, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  approvalRequested,
+  approvalResolved,
+  assistantMessage,
+  events,
+  questionRequested,
+  usage,
+  userMessage,
+} from '@dsh/fixtures';
+import { ApprovalDecision } from '@dsh/gen/events';
+import { encodeEventLine, eventPayloads, type StoreChange } from '@dsh/journal';
+import { onStoreChange } from '@dsh/journal/test-kit';
+import { createJournalStore, type FileJournalStore } from '../src/index.js';
+import { tempDir, writeJournal } from './journal-test-kit.js';
+
+let dir: string;
+let cleanup: () => Promise<void>;
+let store: FileJournalStore;
+const open = () => createJournalStore({ dataDir: join(dir, 'data') });
+
+beforeEach(async () => {
+  ({ dir, cleanup } = await tempDir());
+  store = await open();
+});
+afterEach(async () => {
+  await store.close();
+  await cleanup();
+});
+
+const asking = [
+  userMessage('  Fix the\n  flaky   test  '),
+  assistantMessage({ turn: 1 }, ['looking'], usage(10, 3)),
+  approvalRequested('a1', 'c1', 'bash', 'runs a command'),
+  questionRequested('q1', 'c2', [{ question: 'which one?' }]),
+  userMessage('second prompt'),
+];
+
+describe('list() from the catalog', () => {
+  it('folds title, pending, usage and model from appends', async () => {
+    const journal = await store.create({ cwd: '/w', model: 'header-model' });
+    await journal.append(asking);
+    const summary = await store.summary(journal.header.sessionId);
+    expect(summary).toMatchObject({
+      title: 'Fix the flaky test',
+      pending: 2,
+      model: 'demo',
+      length: 5,
+      archived: false,
+    });
+    expect(summary?.usage).toMatchObject({ inputTokens: 10n, outputTokens: 3n, messages: 1 });
+    await journal.append([approvalResolved('a1', ApprovalDecision.ALLOW)]);
+    expect(await store.summary(journal.header.sessionId)).toMatchObject({ pending: 1 });
+  });
+
+  it('keeps renames and archive in the journal, the latest winning', async () => {
+    const journal = await store.create({ cwd: '/w' });
+    const id = journal.header.sessionId;
+    await journal.append([userMessage('first prompt'), eventPayloads.sessionRenamed('Named')]);
+    expect(await store.summary(id)).toMatchObject({ title: 'Named', archived: false });
+    await journal.append([eventPayloads.sessionArchived(true), eventPayloads.sessionRenamed('')]);
+    expect(await store.summary(id)).toMatchObject({ title: 'first prompt', archived: true });
+    const lines = (await readFile(join(store.dataDir, `${id}.jsonl`), 'utf8')).trim().split('\n');
+    expect(lines.map((l) => (JSON.parse(l) as { type?: string }).type)).toEqual([
+      undefined,
+      'user/message',
+      'session/renamed',
+      'session/archived',
+      'session/renamed',
+    ]);
+  });
+
+  it('finds a session written into the data dir while it runs, and its growth', async () => {
+    const changes: StoreChange[] = [];
+    await onStoreChange(store, (c) => changes.push(c));
+    const list = events(asking);
+    // Written the way an importer in another process does: a new file, then appends.
+    await writeJournal(join(dir, 'data'), 'imported', asking.slice(0, 2));
+    await vi.waitFor(() =>
+      expect(changes).toContainEqual({ kind: 'added', sessionId: 'imported' }),
+    );
+    expect(await store.summary('imported')).toMatchObject({ length: 2, pending: 0 });
+    const more = list.slice(2).map((e) => encodeEventLine(e) + '\n');
+    await appendFile(join(store.dataDir, 'imported.jsonl'), more.join(''));
+    await vi.waitFor(async () =>
+      expect(await store.summary('imported')).toMatchObject({ length: 5, pending: 2 }),
+    );
+    expect(changes).toContainEqual({ kind: 'updated', sessionId: 'imported' });
+  });
+
+  it('reports a file moved away as removed', async () => {
+    const changes: StoreChange[] = [];
+    await writeJournal(join(dir, 'data'), 'gone', asking.slice(0, 1));
+    expect((await store.list()).map((s) => s.header.sessionId)).toEqual(['gone']);
+    await onStoreChange(store, (c) => changes.push(c));
+    await rename(join(store.dataDir, 'gone.jsonl'), join(dir, 'elsewhere.jsonl'));
+    await vi.waitFor(() => expect(changes).toContainEqual({ kind: 'removed', sessionId: 'gone' }));
+    expect(await store.list()).toEqual([]);
+  });
+});
+
+describe('remove()', () => {
+  it('moves the journal to the trash and reports removed', async () => {
+    const journal = await store.create({ cwd: '/w' });
+    const id = journal.header.sessionId;
+    await journal.append(asking.slice(0, 1));
+    const changes: StoreChange[] = [];
+    await onStoreChange(store, (c) => changes.push(c));
+    const trash = await store.remove(id);
+    expect(trash.startsWith(join(store.dataDir, 'trash', id))).toBe(true);
+    expect(await readdir(trash)).toEqual([`${id}.jsonl`]);
+    expect(await store.list()).toEqual([]);
+    await expect(store.open(id)).rejects.toMatchObject({ kind: 'not_found' });
+    await vi.waitFor(() => expect(changes).toContainEqual({ kind: 'removed', sessionId: id }));
+  });
+});
+
+describe('the catalog cache', () => {
+  it('gives the same summaries after a restart, and after the cache is damaged', async () => {
+    const journal = await store.create({ cwd: '/w' });
+    await journal.append(asking);
+    await writeJournal(join(dir, 'data'), 'other', asking.slice(0, 3));
+    const before = await store.list();
+    await store.close();
+    expect(JSON.parse(await readFile(join(dir, 'data', 'catalog.json'), 'utf8'))).toMatchObject({
+      version: 1,
+    });
+    store = await open();
+    expect(sorted(await store.list())).toEqual(sorted(before));
+    await store.close();
+    await writeFile(join(dir, 'data', 'catalog.json'), '{"version":1,"sessions":{"other":7');
+    store = await open();
+    await vi.waitFor(async () => expect(sorted(await store.list())).toEqual(sorted(before)));
+  });
+
+  it('reads a file that grew while the host was down from where the cache stopped', async () => {
+    const list = events(asking);
+    await writeJournal(join(dir, 'data'), 'grown', asking.slice(0, 2));
+    expect(await store.summary('grown')).toMatchObject({ length: 2 });
+    await store.close();
+    const more = list.slice(2).map((e) => encodeEventLine(e) + '\n');
+    await appendFile(join(dir, 'data', 'grown.jsonl'), more.join(''));
+    store = await open();
+    await vi.waitFor(async () =>
+      expect(await store.summary('grown')).toMatchObject({ length: 5, pending: 2 }),
+    );
+  });
+});
+
+function sorted<T extends { header: { sessionId: string } }>(list: T[]): T[] {
+  return [...list].sort((a, b) => a.header.sessionId.localeCompare(b.header.sessionId));
+}
