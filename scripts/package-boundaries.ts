@@ -141,6 +141,8 @@ export const directionRules: DirectionRules = {
       '@dsh/journal',
       '@dsh/journal-file',
       '@dsh/server',
+      // The `dsh` bin, for cold figures from a fresh host process.
+      '@dsh/cli',
       '@dsh/cli/long-journal',
       '@dsh/client-web/web-dist',
       '@dsh/client-live',
