@@ -108,6 +108,7 @@ describe('page()', () => {
       events: [],
       hasMore: false,
       baseline: create(BaselineSchema, { beforeSeq: 0, tokenUsage: {} }),
+      endBaseline: create(BaselineSchema, { beforeSeq: 0, tokenUsage: {} }),
     });
   });
 
