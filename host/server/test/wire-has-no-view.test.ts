@@ -53,6 +53,7 @@ describe('the wire', () => {
         'WatchSessions',
         'UpdateSession',
         'DeleteSession',
+        'Search',
       ].sort(),
     );
   });
