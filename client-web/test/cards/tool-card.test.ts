@@ -184,4 +184,19 @@ describe('ToolCard', () => {
       expect(link.attributes('target')).toBe('_blank');
     }
   });
+
+  it('links the session a sub-agent call ran in, by its hash route', async () => {
+    const { block, facts } = firstBlockOf('generic-tool');
+    if (!block.result) throw new Error('generic-tool has no settled call');
+    const child: ToolCallBlock = {
+      ...block,
+      result: { ...block.result, metaJson: JSON.stringify({ childSessionId: 'codex-a b' }) },
+    };
+    const plain = await mountCard(block, facts, 'conversation');
+    expect(plain.find('[data-field="session-link"]').exists()).toBe(false);
+    const linked = await mountCard(child, facts, 'conversation');
+    const link = linked.find('[data-field="session-link"]');
+    expect(link.attributes('href')).toBe('#/s/codex-a%20b');
+    expect(link.text()).toBe("Open the sub-agent's session →");
+  });
 });
