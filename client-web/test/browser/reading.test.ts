@@ -1,11 +1,13 @@
 // @vitest-environment node
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { create } from '@bufbuild/protobuf';
 import { type Payload } from '@dsh/fixtures';
 import { ContentBlockSchema, type ContentBlock } from '@dsh/gen/content';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifacts, browserMissing, launchBrowser } from './browser.js';
-import { startWebHost, type WebHost } from './web-host.js';
+import { fixtureJournals, startWebHost, type WebHost } from './web-host.js';
 
 const missing = browserMissing();
 if (missing !== undefined && process.env['CI'] === 'true') {
@@ -140,6 +142,40 @@ describe.skipIf(missing !== undefined)('reading in Chromium', { timeout: 90_000 
     expect(remote).toEqual([]);
     expect(dialogs).toEqual([]);
     await page.locator('.bubble.user').screenshot({ path: `${artifacts}inline-images.png` });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('exports a whole session as Markdown and as raw events', async () => {
+    const { page, errors } = await browser.page();
+    await page.goto(`${host.url}/#/s/long-paging`);
+    await page.waitForSelector('.conversation [data-seq]');
+    const save = async (action: string): Promise<{ name: string; text: string }> => {
+      await page.click('[data-testid="export"] summary');
+      const [file] = await Promise.all([
+        page.waitForEvent('download'),
+        page.click(`[data-action="${action}"]`),
+      ]);
+      const path = await file.path();
+      return { name: file.suggestedFilename(), text: readFileSync(path, 'utf8') };
+    };
+    const journal = readFileSync(join(fixtureJournals, 'long-paging.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
+    const raw = await save('export-jsonl');
+    expect(raw.name).toBe('long-paging.jsonl');
+    const lines = raw.text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { seq?: number });
+    // Every event, beyond the loaded tail page, in order from seq 0.
+    expect(lines.map((line) => line.seq ?? 0)).toEqual(journal.slice(1).map((_, i) => i));
+    const markdown = await save('export-markdown');
+    expect(markdown.name).toBe('long-paging.md');
+    expect(markdown.text.startsWith('# Long session for paging\n\n## You\n\n')).toBe(true);
+    expect(markdown.text.split('\n## You\n').length - 1).toBe(
+      journal.filter((line) => line.includes('"type":"user/message"')).length,
+    );
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -1,4 +1,4 @@
-import { create } from '@bufbuild/protobuf';
+import { create, type MessageInitShape } from '@bufbuild/protobuf';
 import { ContentBlockSchema } from '@dsh/gen/content';
 import { mount } from '@vue/test-utils';
 import { describe, expect, it } from 'vitest';
@@ -44,7 +44,7 @@ describe('imageVerdict()', () => {
 
 describe('ContentText', () => {
   it('draws text, an inline image and a refused one', async () => {
-    const block = (value: ReturnType<typeof create<typeof ContentBlockSchema>>['block']) =>
+    const block = (value: MessageInitShape<typeof ContentBlockSchema>['block']) =>
       create(ContentBlockSchema, { block: value });
     const wrapper = mount(ContentText, {
       props: {
