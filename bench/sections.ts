@@ -3,6 +3,7 @@ import { compactionBench } from './compaction-bench.js';
 import { followBench } from './follow-bench.js';
 import { liveOutputBench } from './live-output-bench.js';
 import { webBench } from './web-bench.js';
+import { webScrollBench } from './web-scroll-bench.js';
 
 /** Further benchmark sections by name; each gets `quick` and returns its rows. */
 export const sections: ReadonlyArray<readonly [string, (quick: boolean) => Promise<BenchRow[]>]> = [
@@ -10,4 +11,5 @@ export const sections: ReadonlyArray<readonly [string, (quick: boolean) => Promi
   ['follow', followBench],
   ['live', liveOutputBench],
   ['web', () => webBench()],
+  ['web-scroll', (quick) => webScrollBench(quick ? 1_000 : 10_000)],
 ];
