@@ -7,6 +7,7 @@ import { liveOutputBench } from './live-output-bench.js';
 import { searchBench } from './search-bench.js';
 import { tuiBench } from './tui-bench.js';
 import { webBench } from './web-bench.js';
+import { webScrollBench } from './web-scroll-bench.js';
 
 /** Further benchmark sections by name; each gets `quick` and returns its rows. */
 export const sections: ReadonlyArray<readonly [string, (quick: boolean) => Promise<BenchRow[]>]> = [
@@ -18,4 +19,5 @@ export const sections: ReadonlyArray<readonly [string, (quick: boolean) => Promi
   ['search', searchBench],
   ['tui', tuiBench],
   ['web', () => webBench()],
+  ['web-scroll', (quick) => webScrollBench(quick ? 1_000 : 10_000)],
 ];

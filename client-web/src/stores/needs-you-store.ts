@@ -52,7 +52,7 @@ export const useNeedsYouStore = defineStore('needs-you', () => {
 
   /** Starts queued checks; a session whose check is in flight waits for it to end. */
   function pump(): void {
-    for (let i = 0; i < queue.length && checking.size < maxChecks; ) {
+    for (let i = 0; i < queue.length && checking.size < maxChecks;) {
       const id = queue[i]!;
       if (checking.has(id)) i += 1;
       else {

@@ -72,7 +72,7 @@ describe.skipIf(missing !== undefined)('needs you in Chromium', { timeout: 120_0
     await page.waitForFunction(
       () => (window as unknown as { shownNotifications: string[] }).shownNotifications.length > 0,
       undefined,
-      { timeout: 30_000 },
+      { timeout: 60_000 },
     );
     const shown = await page.evaluate(
       () => (window as unknown as { shownNotifications: string[] }).shownNotifications,

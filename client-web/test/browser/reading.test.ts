@@ -1,7 +1,13 @@
 // @vitest-environment node
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
+import { create } from '@bufbuild/protobuf';
+import { type Payload } from '@dsh/fixtures';
+import { ContentBlockSchema, type ContentBlock } from '@dsh/gen/content';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifacts, browserMissing, launchBrowser } from './browser.js';
-import { startWebHost, type WebHost } from './web-host.js';
+import { fixtureJournals, startWebHost, type WebHost } from './web-host.js';
 
 const missing = browserMissing();
 if (missing !== undefined && process.env['CI'] === 'true') {
@@ -21,6 +27,48 @@ afterAll(async () => {
   await browser?.close();
   await host?.close();
 });
+
+function crc32(bytes: Uint8Array): number {
+  let crc = ~0;
+  for (const byte of bytes) {
+    crc ^= byte;
+    for (let k = 0; k < 8; k += 1) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
+  }
+  return ~crc >>> 0;
+}
+
+/** A real PNG: a `size`² gradient square (RGB, no filter). */
+function png(size: number): Uint8Array {
+  const chunk = (type: string, data: Uint8Array): Buffer => {
+    const head = Buffer.alloc(8);
+    head.writeUInt32BE(data.length, 0);
+    head.write(type, 4, 'latin1');
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
+    return Buffer.concat([head, data, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(size, 0);
+  ihdr.writeUInt32BE(size, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  const rows = Buffer.alloc(size * (1 + size * 3));
+  for (let y = 0; y < size; y += 1) {
+    for (let x = 0; x < size; x += 1) {
+      rows.set([(x * 255) / size, (y * 255) / size, 160], y * (1 + size * 3) + 1 + x * 3);
+    }
+  }
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return Buffer.concat([
+    signature,
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(rows)),
+    chunk('IEND', new Uint8Array()),
+  ]);
+}
+
+function image(mediaType: string, data: Uint8Array): ContentBlock {
+  return create(ContentBlockSchema, { block: { case: 'image', value: { mediaType, data } } });
+}
 
 describe.skipIf(missing !== undefined)('reading in Chromium', { timeout: 90_000 }, () => {
   it('marks the words that changed in a diff, on both sides', async () => {
@@ -46,6 +94,88 @@ describe.skipIf(missing !== undefined)('reading in Chromium', { timeout: 90_000 
     expect(colours[0]).not.toBe(colours[1]);
     await card.scrollIntoViewIfNeeded();
     await card.screenshot({ path: `${artifacts}diff-words.png` });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('shows a message’s own raster images inline and names the ones it refuses', async () => {
+    const id = await host.createSession('Images');
+    const journal = await host.journal(id);
+    const svg = new TextEncoder().encode(
+      '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>',
+    );
+    const html = new TextEncoder().encode('<html><img src="http://example.com/x.png"></html>');
+    const message: Payload = {
+      case: 'userMessage',
+      value: {
+        $typeName: 'dsh.session.v1.UserMessage',
+        source: 'user',
+        content: [
+          create(ContentBlockSchema, {
+            block: { case: 'text', value: { text: 'What is in these?' } },
+          }),
+          image('image/png', png(96)),
+          image('image/svg+xml', svg),
+          image('image/png', html),
+        ],
+      },
+    };
+    await journal.append([message]);
+    const { page, errors, dialogs } = await browser.page();
+    const remote: string[] = [];
+    page.on('request', (request) => {
+      if (!request.url().startsWith(host.url) && !request.url().startsWith('blob:'))
+        remote.push(request.url());
+    });
+    await page.goto(`${host.url}/#/s/${id}`);
+    const img = page.locator('.bubble.user [data-testid="inline-image"]');
+    await img.waitFor();
+    expect(await img.count()).toBe(1);
+    await page.waitForFunction(() => {
+      const el = document.querySelector<HTMLImageElement>('[data-testid="inline-image"]');
+      return el !== null && el.complete && el.naturalWidth === 96;
+    });
+    expect(await img.getAttribute('src')).toMatch(/^blob:/);
+    expect(
+      await page.locator('.bubble.user [data-testid="image-refused"]').allTextContents(),
+    ).toEqual(['[image/svg+xml image not shown]', '[not a valid png image]']);
+    expect(remote).toEqual([]);
+    expect(dialogs).toEqual([]);
+    await page.locator('.bubble.user').screenshot({ path: `${artifacts}inline-images.png` });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('exports a whole session as Markdown and as raw events', async () => {
+    const { page, errors } = await browser.page();
+    await page.goto(`${host.url}/#/s/long-paging`);
+    await page.waitForSelector('.conversation [data-seq]');
+    const save = async (action: string): Promise<{ name: string; text: string }> => {
+      await page.click('[data-testid="export"] summary');
+      const [file] = await Promise.all([
+        page.waitForEvent('download'),
+        page.click(`[data-action="${action}"]`),
+      ]);
+      const path = await file.path();
+      return { name: file.suggestedFilename(), text: readFileSync(path, 'utf8') };
+    };
+    const journal = readFileSync(join(fixtureJournals, 'long-paging.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
+    const raw = await save('export-jsonl');
+    expect(raw.name).toBe('long-paging.jsonl');
+    const lines = raw.text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { seq?: number });
+    // Every event, beyond the loaded tail page, in order from seq 0.
+    expect(lines.map((line) => line.seq ?? 0)).toEqual(journal.slice(1).map((_, i) => i));
+    const markdown = await save('export-markdown');
+    expect(markdown.name).toBe('long-paging.md');
+    expect(markdown.text.startsWith('# Long session for paging\n\n## You\n\n')).toBe(true);
+    expect(markdown.text.split('\n## You\n').length - 1).toBe(
+      journal.filter((line) => line.includes('"type":"user/message"')).length,
+    );
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -337,7 +337,8 @@ describe.skipIf(missing !== undefined)('web client in Chromium', { timeout: 60_0
     );
     expect(active).toEqual([]);
     expect(dialogs).toEqual([]);
-    expect(await page.title()).toBe('dsh');
+    // Only the app names the tab (the session's title); no escape in the output did.
+    expect(await page.title()).toBe('Hostile output · dsh');
     const overflow = await page.evaluate(
       () => document.documentElement.scrollWidth - window.innerWidth,
     );
