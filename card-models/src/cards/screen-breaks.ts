@@ -66,8 +66,8 @@ type State = 'ground' | 'escape' | 'csi';
  * Finds screen breaks in output that arrives in pieces (live output), dropping the
  * breaking sequences: one linear pass in total however the output is cut, and the same
  * pieces as one whole `splitScreens` would give. A CSI is read as a VT500 parser does:
- * C0 controls inside it run and it continues, CAN/SUB abort it, ESC aborts it and starts
- * anew. A sequence still open at the end of a push waits (at most its own length) for
+ * C0 controls inside it run and it continues, CAN/SUB and a non-ASCII character abort
+ * it, ESC (or a C1 CSI) aborts it and starts anew. A sequence still open at the end of a push waits (at most its own length) for
  * the next one; `end` hands it on as output.
  */
 export class ScreenSplitter {
@@ -129,6 +129,9 @@ export class ScreenSplitter {
         if (code === CAN || code === SUB || code === ESC) {
           resolveAsText();
           if (code !== ESC) continue;
+        } else if (code === CSI8 || code >= 0xa0) {
+          // As in xterm: a non-ASCII character aborts the sequence, another CSI starts anew.
+          resolveAsText();
         } else {
           const csi = this.csiChar(code, text[i] as string);
           if (csi === undefined) continue;

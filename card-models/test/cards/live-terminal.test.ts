@@ -43,6 +43,7 @@ const bodies: [string, string][] = [
   ['only newlines', '\n\n\n\n'],
   ['colours', `${esc}[31mred${esc}[0m x\n${esc}[38;2;255;0;128mt`],
   ['CR progress bar', '0%\r50%\r100%\ndone\n'],
+  ['a C1 CSI cut short by an emoji', '\u009b😀😀 \u009b\u009b2Jx'],
   ['progress bar with erase-line', `[##   ] 40%\r${esc}[2K[#####] 100%\n`],
   ['cursor up redraws an earlier line', `a\nb\n${esc}[2A${esc}[2Kc\n`],
   ['wide characters', '中文字\n中文\rab\n😀|\rA\n'],
