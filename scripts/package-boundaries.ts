@@ -141,6 +141,8 @@ export const directionRules: DirectionRules = {
       '@dsh/journal-file',
       '@dsh/server',
       '@dsh/cli/long-journal',
+      // `dshBin`: the catalog rows time a fresh `dsh serve` process per measurement.
+      '@dsh/cli',
       '@dsh/client-web/web-dist',
     ],
   },
