@@ -144,6 +144,8 @@ export const directionRules: DirectionRules = {
       // The `dsh` bin, for cold figures from a fresh host process.
       '@dsh/cli',
       '@dsh/cli/long-journal',
+      // `dshBin`: the catalog rows time a fresh `dsh serve` process per measurement.
+      '@dsh/cli',
       '@dsh/client-web/web-dist',
       '@dsh/client-live',
       '@dsh/client-tui',

@@ -1,2 +1,0 @@
-import { catalogBench } from './catalog-bench.js';
-console.log(JSON.stringify(await catalogBench(process.argv.includes('--quick')), null, 1));
