@@ -48,6 +48,12 @@ describe.skipIf(missing !== undefined || noRipgrep)('search in the web client', 
     const hits = await page.innerHTML('[data-testid="search-hits"]');
     expect(hits.replace(/<!--.*?-->/g, '').replace(/ data-v-[a-z0-9]+=""/g, '')).toMatchSnapshot();
     expect(await page.textContent('[data-testid="search-hits"] mark')).toBe('capacitor');
+    await page.click('[data-action="back-to-live"]');
+    await page.waitForSelector('[data-testid="history-note"]', { state: 'detached' });
+    await page.waitForSelector('[data-testid="conversation"] >> text=nothing changed');
+    expect(await page.isVisible('[data-testid="conversation"] >> text=the flux capacitor')).toBe(
+      false,
+    );
     expect(errors).toEqual([]);
   }, 120_000);
 
