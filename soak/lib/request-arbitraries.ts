@@ -95,6 +95,20 @@ export function requestArbs(known: readonly string[], cwds: readonly string[]) {
       queueId: fc.string({ maxLength: 40 }),
       content: fc.array(contentBlock, { maxLength: 2 }),
     }),
+    search: fc.record({
+      query: fc.oneof(
+        text,
+        fc.constantFrom('', ' ', '(a*)*b', '(?=x)', 'a(', '(a{1000}){1000}', '\\'),
+        fc.string({ minLength: 1025, maxLength: 1100 }),
+      ),
+      caseSensitive: fc.boolean(),
+      regex: fc.boolean(),
+      sessionId: fc.oneof(fc.constant(''), sessionId),
+      kinds: fc.array(fc.integer({ min: 0, max: 6 }), { maxLength: 3 }),
+      toolNames: fc.array(fc.string({ maxLength: 12 }), { maxLength: 2 }),
+      limit: fc.integer({ min: 0, max: 1_000 }),
+      cursor: fc.oneof(fc.constant(''), fc.string({ maxLength: 40 }), fc.base64String()),
+    }),
   };
 }
 
