@@ -127,6 +127,15 @@ export async function searchBench(quick: boolean): Promise<BenchRow[]> {
       },
     );
   }
+  // The same timer with no search running: what the machine's load alone costs.
+  const idle = await withLag(() => new Promise((resolve) => setTimeout(resolve, 3_000)));
+  rows.push({
+    section: 'search',
+    name: 'event-loop lag p99 with no search (baseline)',
+    value: percentile(idle.lag, 99),
+    unit: 'ms',
+    note: '10 ms timer for 3 s while nothing runs: the load of the shared machine',
+  });
   await corpusBackend.close();
   await longBackend.close();
   return rows;

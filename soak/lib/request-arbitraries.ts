@@ -98,7 +98,18 @@ export function requestArbs(known: readonly string[], cwds: readonly string[]) {
     search: fc.record({
       query: fc.oneof(
         text,
-        fc.constantFrom('', '(', '[a-', '^(a+)+$', '(?<=x)y', '\\p{Foo}', 'a{99999}'),
+        fc.constantFrom(
+          '',
+          ' ',
+          '(',
+          '[a-',
+          '^(a+)+$',
+          '(?<=x)y',
+          '\\p{Foo}',
+          'a{99999}',
+          '(a{1000}){1000}',
+          '\\',
+        ),
         fc.constant('q'.repeat(1_000_001)),
       ),
       caseSensitive: fc.boolean(),
@@ -107,7 +118,7 @@ export function requestArbs(known: readonly string[], cwds: readonly string[]) {
       kinds: fc.array(fc.integer({ min: -2, max: 9 }), { maxLength: 4 }),
       toolNames: fc.array(fc.string({ maxLength: 20 }), { maxLength: 3 }),
       limit: u32,
-      cursor: fc.oneof(fc.constant(''), fc.string({ maxLength: 60 })),
+      cursor: fc.oneof(fc.constant(''), fc.string({ maxLength: 60 }), fc.base64String()),
     }),
     updateSession: fc.record({
       sessionId,

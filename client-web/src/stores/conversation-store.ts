@@ -1,6 +1,8 @@
 import { composerCommand } from '@dsh/card-models';
 import {
+  createHistoryWindow,
   createSessionWindow,
+  historyAsSessionWindow,
   describeError,
   type SessionWindow,
   type SessionWindowState,
@@ -62,6 +64,8 @@ export const useConversationStore = defineStore('conversation', () => {
   const sends = ref(0);
   const cleared = ref<ClearedQueue>();
   let window: SessionWindow | undefined;
+  /** The seq of the search hit whose history the window shows; undefined while live. */
+  const historyAt = ref<number>();
 
   const running = computed(() =>
     sessionId.value === undefined ? false : (list.summary(sessionId.value)?.running ?? false),
@@ -95,7 +99,8 @@ export const useConversationStore = defineStore('conversation', () => {
   globalThis.addEventListener?.('pagehide', flushDrafts);
 
   function open(id: string | undefined): void {
-    if (id === sessionId.value) return;
+    if (id === sessionId.value && historyAt.value === undefined) return;
+    historyAt.value = undefined;
     window?.close();
     window = undefined;
     sessionId.value = id;
@@ -114,6 +119,29 @@ export const useConversationStore = defineStore('conversation', () => {
     });
     window = opened;
     state.value = opened.state;
+  }
+
+  /**
+   * Shows a session's history at a search hit (client-live's history window: the page
+   * that holds `seq`, however far back); `open` of the same session goes back to live.
+   */
+  async function openAt(id: string, seq: number): Promise<void> {
+    open(undefined);
+    sessionId.value = id;
+    historyAt.value = seq;
+    const history = createHistoryWindow({
+      client: host.requireClient(),
+      sessionId: id,
+      seq,
+      onChange: () => {
+        if (window === opened) state.value = opened.state;
+      },
+    });
+    const opened = historyAsSessionWindow(history);
+    window = opened;
+    state.value = opened.state;
+    await history.opened;
+    if (window === opened) state.value = opened.state;
   }
 
   async function loadOlder(): Promise<void> {
@@ -271,7 +299,9 @@ export const useConversationStore = defineStore('conversation', () => {
     queue,
     cleared,
     selectedCallId,
+    historyAt,
     open,
+    openAt,
     loadOlder,
     retry,
     send,

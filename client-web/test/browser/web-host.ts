@@ -95,6 +95,7 @@ export async function startWebHost(
     });
     const server = await startServer({
       store,
+      search: store.search,
       agent,
       port,
       webRoot,

@@ -50,6 +50,7 @@ describe('the wire', () => {
         'Page',
         'Prompt',
         'Respond',
+        'Search',
         'WatchSessions',
         'UpdateSession',
         'DeleteSession',

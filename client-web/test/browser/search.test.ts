@@ -1,0 +1,74 @@
+// @vitest-environment node
+import { join } from 'node:path';
+import { ripgrepAbsent, writeNeedleJournal } from '@dsh/journal-file/test-kit';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { browserMissing, launchBrowser } from './browser.js';
+import { startWebHost, type WebHost } from './web-host.js';
+
+const missing = browserMissing();
+if (missing !== undefined && process.env['CI'] === 'true') {
+  throw new Error(`browser tests cannot run on CI: ${missing}`);
+}
+if (missing !== undefined) console.warn(`skipping the browser search tests: ${missing}`);
+const noRipgrep = ripgrepAbsent('the browser search tests');
+
+let host: WebHost;
+let browser: Awaited<ReturnType<typeof launchBrowser>>;
+
+describe.skipIf(missing !== undefined || noRipgrep)('search in the web client', () => {
+  beforeAll(async () => {
+    host = await startWebHost();
+    await writeNeedleJournal(join(host.dir, 'sessions', 'million.jsonl'), {
+      sessionId: 'million',
+      events: 1_000_000,
+      needleSeq: 100_000,
+      needle: 'the flux capacitor needs 1.21 gigawatts',
+    });
+    browser = await launchBrowser();
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await host?.close();
+  });
+  afterEach(async () => {
+    for (const page of browser?.context.pages() ?? []) await page.close();
+  });
+
+  it('Ctrl+F finds a prompt 900,000 events back, pages to it, scrolls it into view and highlights it', async () => {
+    const { page, errors } = await browser.page(1280, 800);
+    await page.goto(`${host.url}/#/s/million`);
+    await page.waitForSelector('text=nothing changed', { timeout: 60_000 });
+    await page.keyboard.press('Control+f');
+    await page.fill('[data-testid="search-input"]', 'capacitor');
+    await page.keyboard.press('Enter');
+    const target = await page.waitForSelector('.search-target', { timeout: 60_000 });
+    expect(await target.textContent()).toContain('the flux capacitor needs 1.21 gigawatts');
+    expect(await target.isVisible()).toBe(true);
+    expect(await page.textContent('[data-testid="search-count"]')).toBe('1 of 1');
+    const hits = await page.innerHTML('[data-testid="search-hits"]');
+    expect(hits.replace(/<!--.*?-->/g, '').replace(/ data-v-[a-z0-9]+=""/g, '')).toMatchSnapshot();
+    expect(await page.textContent('[data-testid="search-hits"] mark')).toBe('capacitor');
+    await page.click('[data-action="back-to-live"]');
+    await page.waitForSelector('[data-testid="history-note"]', { state: 'detached' });
+    await page.waitForSelector('[data-testid="conversation"] >> text=nothing changed');
+    expect(await page.isVisible('[data-testid="conversation"] >> text=the flux capacitor')).toBe(
+      false,
+    );
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  it('Ctrl+K searches every session and names the session of each hit', async () => {
+    const { page } = await browser.page(1280, 800);
+    await page.goto(`${host.url}/`);
+    await page.waitForSelector('[data-testid="session-filter"]', { timeout: 60_000 });
+    await page.keyboard.press('Control+k');
+    await page.fill('[data-testid="search-input"]', 'gigawatts');
+    const hit = await page.waitForSelector('[data-testid="search-hits"] li[data-seq="100000"]', {
+      timeout: 60_000,
+    });
+    expect(await hit.textContent()).toContain('needle session');
+    await hit.click();
+    const target = await page.waitForSelector('.search-target', { timeout: 60_000 });
+    expect(await target.textContent()).toContain('flux capacitor');
+  }, 120_000);
+});
