@@ -48,6 +48,8 @@ describe('createTuiApp() on a virtual 80x24 terminal against a real host', () =>
       sessionId: journal.header.sessionId,
     });
     await until(() => vt.lines().join('\n').includes('following'), 'the open session', vt);
+    // A fresh host's catalog sends the fixtures' token facts just after its first snapshot.
+    await settled(() => app.renders);
     const idle = app.renders;
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(app.renders).toBe(idle);
@@ -132,3 +134,17 @@ describe('createTuiApp() on a virtual 80x24 terminal against a real host', () =>
     }
   });
 });
+
+/** Resolves once `count` has not changed for 500 ms (at most 10 s). */
+async function settled(count: () => number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  let last = count();
+  let since = Date.now();
+  while (Date.now() - since < 500 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    if (count() !== last) {
+      last = count();
+      since = Date.now();
+    }
+  }
+}

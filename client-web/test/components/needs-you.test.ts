@@ -12,17 +12,17 @@ function summary(fields: Record<string, unknown>): SessionSummary {
 
 describe('waitingCount()', () => {
   it.each<[string, SessionSummary, number | undefined, number]>([
-    ['a running session with derived items', summary({ running: true }), 2, 2],
-    ['a running session nothing was derived for', summary({ running: true }), undefined, 0],
-    ['a stopped session waits on nothing', summary({ running: false }), 3, 0],
+    ['the open session: its window’s count', summary({ running: true, pending: 0 }), 2, 2],
     [
-      'the host’s count wins once summaries carry it',
-      Object.assign(summary({ running: true }), { pendingCount: 1 }),
-      4,
+      'a background session: the host’s count',
+      summary({ running: true, pending: 1 }),
+      undefined,
       1,
     ],
-  ])('%s', (_, session, derived, expected) => {
-    expect(waitingCount(session, derived)).toBe(expected);
+    ['a running session waiting on nothing', summary({ running: true }), undefined, 0],
+    ['a stopped session waits on nothing', summary({ running: false, pending: 3 }), 3, 0],
+  ])('%s', (_, session, open, expected) => {
+    expect(waitingCount(session, open)).toBe(expected);
   });
 });
 

@@ -54,7 +54,6 @@ describe('the wire', () => {
         'WatchSessions',
         'UpdateSession',
         'DeleteSession',
-        'Search',
       ].sort(),
     );
   });
