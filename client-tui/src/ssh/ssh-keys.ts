@@ -28,7 +28,7 @@ export function loadOrCreateHostKey(path: string): KeyResult<{ key: Buffer; crea
     }
     try {
       mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-      const pair = utils.generateKeyPairSync('ed25519');
+      const pair = parsableKeyPair();
       writeFileSync(path, pair.private, { mode: 0o600, flag: 'wx' });
       writeFileSync(`${path}.pub`, `${pair.public}\n`, { mode: 0o644 });
       created = true;
@@ -49,6 +49,18 @@ export function loadOrCreateHostKey(path: string): KeyResult<{ key: Buffer; crea
     };
   }
   return { ok: true, value: { key: text, created } };
+}
+
+/**
+ * A new ed25519 pair whose private key ssh2 reads back: about 1 in 200 of the keys its
+ * `generateKeyPairSync` writes fail its own parser ("Malformed OpenSSH private key").
+ */
+function parsableKeyPair(): { private: string; public: string } {
+  for (let attempt = 1; ; attempt++) {
+    const pair = utils.generateKeyPairSync('ed25519');
+    const parsed = utils.parseKey(pair.private);
+    if (!(parsed instanceof Error) || attempt >= 20) return pair;
+  }
 }
 
 /** Public keys of an authorized_keys file, and the lines that could not be read. */

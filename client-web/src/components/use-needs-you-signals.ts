@@ -31,8 +31,8 @@ function notify(title: string, body: string, id: string, open: (id: string) => v
 /**
  * The "needs you" signals outside the session list: the tab title starts with the number
  * of approvals and questions waiting ("(2) Fix the parser · dsh"), and, with the person's
- * permission, a desktop notification when a session starts waiting (unless it is the
- * open session in a visible tab) or a turn ends while the tab is hidden.
+ * permission, a desktop notification when a session waits on something new (unless it
+ * is the open session in a visible tab) or a turn ends while the tab is hidden.
  */
 export function useNeedsYouSignals(sources: NeedsYouSources): void {
   watch(
@@ -44,18 +44,26 @@ export function useNeedsYouSignals(sources: NeedsYouSources): void {
     (title) => (document.title = title),
     { immediate: true },
   );
-  watch(sources.waiting, (now, before) => {
+  // The event count at which the person last saw (or was told about) each session: a
+  // waiting session notifies once it has moved past it, so a new approval right after an
+  // answered one notifies even when the count never reads zero in between. A repeat
+  // replaces the session's earlier notification (same tag).
+  const seenAt = new Map<string, number>();
+  watch([sources.waiting, sources.sessions], ([now]) => {
+    const sessions = sources.sessions();
+    const openId = sources.openId();
+    const watched = (id: string): boolean =>
+      id === openId && document.visibilityState === 'visible';
+    if (openId !== undefined && watched(openId)) {
+      seenAt.set(openId, sessions?.get(openId)?.eventCount ?? 0);
+    }
     for (const [id, count] of now) {
-      if ((before?.get(id) ?? 0) > 0) continue;
-      if (id === sources.openId() && document.visibilityState === 'visible') continue;
+      const events = sessions?.get(id)?.eventCount ?? 0;
+      if (watched(id) || events <= (seenAt.get(id) ?? -1)) continue;
+      seenAt.set(id, events);
       const what =
         count === 1 ? 'An approval or a question waits' : `${count} approvals or questions wait`;
-      notify(
-        `${titleOf(sources.sessions()?.get(id), id)} needs you`,
-        `${what} for you.`,
-        id,
-        sources.open,
-      );
+      notify(`${titleOf(sessions?.get(id), id)} needs you`, `${what} for you.`, id, sources.open);
     }
   });
   let running = new Map<string, boolean>();

@@ -39,8 +39,7 @@ function recordNotifications(): void {
 }
 
 describe.skipIf(missing !== undefined)('needs you in Chromium', { timeout: 120_000 }, () => {
-  // Skipped: on the merged host the background notification does not fire within 60 s
-  // (the list mark and the tab title do); see the session note.
+  // Skipped: it passed 2 of 3 runs alone and failed once after 32 s; to be made stable.
   it.skip('marks a waiting session in the list and the tab title, and notifies from the background', async () => {
     const waiting = await host.createSession('Waiting session');
     const other = await host.createSession('Other session');
@@ -66,11 +65,11 @@ describe.skipIf(missing !== undefined)('needs you in Chromium', { timeout: 120_0
     ).toEqual([]);
     await page.screenshot({ path: `${artifacts}needs-you-open.png` });
 
-    // Allow, and leave at once: the demo's next step asks again while the session is in
-    // the background.
-    await page.click('[data-pending="approval"] [data-action="allow"]');
+    // Leave it waiting, then answer from elsewhere (another client): the demo's next step
+    // asks again while the session is in the background.
     await page.click(`.session-row[data-session-id="${other}"]`);
     await page.waitForSelector('.empty-state');
+    await answerFromElsewhere(host.url, waiting);
     await page.waitForFunction(
       () => (window as unknown as { shownNotifications: string[] }).shownNotifications.length > 0,
       undefined,
@@ -99,3 +98,28 @@ describe.skipIf(missing !== undefined)('needs you in Chromium', { timeout: 120_0
     await page.close();
   });
 });
+
+/** Allows the session's pending approval over Connect JSON, as a second client would. */
+async function answerFromElsewhere(url: string, sessionId: string): Promise<void> {
+  const call = async (method: string, body: unknown): Promise<unknown> => {
+    const response = await fetch(`${url}/dsh.session.v1.SessionService/${method}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok)
+      throw new Error(`${method}: HTTP ${response.status} ${await response.text()}`);
+    return response.json();
+  };
+  const page = (await call('Page', { sessionId, maxMessages: 1 })) as {
+    events?: { event?: { approvalRequested?: { approvalId: string } } }[];
+  };
+  const approvalId = page.events
+    ?.map((entry) => entry.event?.approvalRequested?.approvalId)
+    .findLast((id) => id !== undefined);
+  if (approvalId === undefined) throw new Error('no approval waits in the tail page');
+  await call('Respond', {
+    sessionId,
+    approval: { approvalId, decision: 'APPROVAL_DECISION_ALLOW' },
+  });
+}
