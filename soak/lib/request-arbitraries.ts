@@ -38,9 +38,13 @@ const contentBlock = fc.oneof(
 
 /**
  * Well-typed but hostile requests for every SessionService RPC, keyed by the method's
- * local name. Enum fields take values outside their enums too (proto3 enums are open).
+ * local name; `spare` names sessions DeleteSession must leave alone. Enum fields take values outside their enums too (proto3 enums are open).
  */
-export function requestArbs(known: readonly string[], cwds: readonly string[]) {
+export function requestArbs(
+  known: readonly string[],
+  cwds: readonly string[],
+  spare: readonly string[] = [],
+) {
   const sessionId = sessionIdArb(known);
   return {
     describeHost: fc.constant({}),
@@ -125,7 +129,10 @@ export function requestArbs(known: readonly string[], cwds: readonly string[]) {
       title: fc.option(text, { nil: undefined }),
       archived: fc.option(fc.boolean(), { nil: undefined }),
     }),
-    deleteSession: fc.record({ sessionId }),
+    // A probe reads the spared sessions meanwhile: deleting them would fail its reads.
+    deleteSession: fc.record({
+      sessionId: sessionIdArb(known.filter((id) => !spare.includes(id))),
+    }),
   };
 }
 

@@ -25,13 +25,15 @@ export interface HostRequest {
  * 127.0.0.1, so a thousand followers would otherwise share the budget of one person.
  */
 export function crowdArgs(clients: number): string[] {
+  // Never below the defaults (128 streams, 256 connections per client, 1,024 in all);
+  // reconnects overlap the streams they replace, hence the headroom.
   return [
     '--max-streams-per-client',
-    String(clients * 2),
+    String(Math.max(128, clients * 4)),
     '--max-connections-per-client',
-    String(clients),
+    String(Math.max(256, clients * 2)),
     '--max-connections',
-    String(clients * 2),
+    String(Math.max(1_024, clients * 4)),
   ];
 }
 

@@ -42,7 +42,7 @@ export const fuzzRequests: Probe = {
     const setup = sessionClient(host.url);
     const known = ['showcase', 'long-paging'];
     for (let i = 0; i < 2; i++) known.push((await setup.createSession({ cwd })).session?.id ?? '');
-    const arbs = requestArbs(known, [cwd]);
+    const arbs = requestArbs(known, [cwd], ['showcase']);
     const sampler = samplePage(sessionClient(host.url, 'connect-binary'), 'showcase', {
       limitMs: stuckMs,
     });
