@@ -21,5 +21,9 @@ const projects = [
 ];
 
 export default defineConfig({
-  test: { projects },
+  test: {
+    projects,
+    // The watchdog names a file that runs for minutes and ends a run that hangs (scripts/).
+    reporters: ['default', './scripts/watchdog-reporter.ts'],
+  },
 });
