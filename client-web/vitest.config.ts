@@ -6,7 +6,8 @@ export default defineProject({
   test: {
     name: 'client-web',
     include: ['test/**/*.test.ts'],
-    environment: 'happy-dom',
+    // happy-dom with a bounded teardown (test/environment/bounded-happy-dom.ts).
+    environment: './test/environment/bounded-happy-dom.ts',
     // Browser tests (test/browser, node environment) need the built bundle.
     globalSetup: ['test/browser/global-setup.ts'],
   },
