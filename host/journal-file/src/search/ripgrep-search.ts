@@ -9,7 +9,12 @@ import {
   type SessionSearch,
 } from '@dsh/journal';
 import { resolveToolNames } from './resolve-tool-names.js';
-import { checkRipgrepPattern, runRipgrep, type RipgrepMessage } from './run-ripgrep.js';
+import {
+  checkRipgrepPattern,
+  ripgrepProgram,
+  runRipgrep,
+  type RipgrepMessage,
+} from './run-ripgrep.js';
 import {
   cursorBefore,
   searchTargets,
@@ -25,6 +30,8 @@ export interface RipgrepSearchOptions {
   readonly budgetMs?: number;
   /** Most bytes of ripgrep output one call reads (default 256 MiB), the same way. */
   readonly maxOutputBytes?: number;
+  /** The ripgrep program (`ripgrepProgram`, found on PATH, unless given). */
+  readonly program?: string;
 }
 
 /** Sessions handed to one ripgrep run. */
@@ -56,6 +63,7 @@ export function createRipgrepSearch(
 ): SessionSearch {
   const budgetMs = options.budgetMs ?? 5000;
   const maxOutputBytes = options.maxOutputBytes ?? 256 * 1024 * 1024;
+  const program = options.program ?? ripgrepProgram;
   return {
     async search(query, { signal }) {
       const deadline = Date.now() + budgetMs;
@@ -67,13 +75,13 @@ export function createRipgrepSearch(
         ...(query.regex ? [] : ['--fixed-strings']),
         ...searchPatterns(query).flatMap((p) => ['-e', p]),
       ];
-      if (query.regex) await checkRipgrepPattern(['--no-config', ...patternArgs]);
+      if (query.regex) await checkRipgrepPattern(['--no-config', ...patternArgs], program);
       const { targets, asOfMs } = await searchTargets(files, query);
-      const page = new PageBuilder(query, { signal, deadline: deadline + 1000 }, asOfMs);
+      const page = new PageBuilder(query, { signal, deadline: deadline + 1000, program }, asOfMs);
       let timedOut = false;
       for (let batch = 0; batch < targets.length && !page.full && !timedOut; batch += filesPerRun) {
         const group = targets.slice(batch, batch + filesPerRun);
-        const run = runBatch(group, patternArgs, { signal, deadline, maxOutputBytes });
+        const run = runBatch(group, patternArgs, { signal, deadline, maxOutputBytes, program });
         await page.take(run.messages, run.sources);
         timedOut = run.timedOut() && !page.full;
         if (signal.aborted) throw new JournalError('unavailable', 'the search was cancelled');
@@ -92,7 +100,7 @@ export function createRipgrepSearch(
 function runBatch(
   group: readonly Target[],
   patternArgs: readonly string[],
-  bounds: { signal: AbortSignal; deadline: number; maxOutputBytes: number },
+  bounds: { signal: AbortSignal; deadline: number; maxOutputBytes: number; program: string },
 ) {
   const first = group[0]!;
   const viaStdin = first.start > 0;
@@ -120,7 +128,7 @@ class PageBuilder {
 
   constructor(
     private readonly query: SearchQuery,
-    private readonly bounds: { signal: AbortSignal; deadline: number },
+    private readonly bounds: { signal: AbortSignal; deadline: number; program: string },
     private readonly asOfMs: number,
   ) {}
 

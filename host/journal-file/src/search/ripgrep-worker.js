@@ -19,8 +19,8 @@ const port = parentPort;
  *   ranges: { start: number, end: number }[] } | { type: 'end', path: string }} Message
  */
 
-/** Bytes of rg output parsed into one batch before it is posted. */
-const batchBytes = 256 * 1024;
+/** Batches (chunks of rg output, up to 64 KiB each) posted ahead of the host's reading. */
+const inFlight = 8;
 /** Most stderr kept for the error of a run that fails. */
 const stderrChars = 4096;
 
@@ -48,25 +48,28 @@ function start(job) {
   let pending = [];
   /** @type {Message[]} */
   let batch = [];
-  let batchSize = 0;
-  // Batches posted that the host has not asked past: one in flight while it reads another.
+  // Batches posted that the host has not started reading: a few in flight, so the host
+  // rarely waits on this thread, and memory stays a few chunks of output per run.
   let unacknowledged = 0;
+  let killed = false;
+  // The rest of the output is read and dropped: 'close' comes only once stdout has ended.
   const kill = () => {
+    killed = true;
+    stdout.resume();
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   };
   const post = () => {
     if (batch.length === 0) return;
     port.postMessage({ kind: 'messages', id, messages: batch });
     batch = [];
-    batchSize = 0;
     unacknowledged++;
-    if (unacknowledged > 1) stdout.pause();
+    if (unacknowledged >= inFlight) stdout.pause();
   };
   runs.set(id, {
     kill,
     more() {
       unacknowledged = Math.max(0, unacknowledged - 1);
-      if (unacknowledged <= 1) stdout.resume();
+      if (unacknowledged < inFlight) stdout.resume();
     },
   });
   child.once('spawn', () => port.postMessage({ kind: 'spawned', id }));
@@ -85,7 +88,7 @@ function start(job) {
     if (stderr.length < stderrChars) stderr += text;
   });
   stdout.on('data', (/** @type {Buffer} */ chunk) => {
-    if (capped) return;
+    if (killed) return;
     output += chunk.length;
     if (output > job.maxOutputBytes) {
       capped = true;
@@ -99,17 +102,15 @@ function start(job) {
       pending = [];
       from = nl + 1;
       const message = line === undefined ? undefined : parseMessage(line);
-      if (message !== undefined) {
-        batch.push(message);
-        batchSize += line?.length ?? 0;
-      }
+      if (message !== undefined) batch.push(message);
     }
     if (from < chunk.length) pending.push(chunk.subarray(from));
-    if (batchSize >= batchBytes) post();
+    // Each chunk of output is one batch, so the first matches reach the host at once.
+    post();
   });
   child.once('close', (code, signal) => {
     runs.delete(id);
-    if (!capped) post();
+    if (!killed) post();
     port.postMessage({ kind: 'exit', id, code, signal, stderr, capped });
   });
 }

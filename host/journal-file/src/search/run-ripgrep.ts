@@ -30,6 +30,8 @@ export interface RipgrepRunOptions {
   readonly deadline: number;
   /** Kills the run past this many bytes of output; the run then reports `timedOut`. */
   readonly maxOutputBytes: number;
+  /** The ripgrep program (`ripgrepProgram` unless given). */
+  readonly program?: string;
 }
 
 /** A running ripgrep: its messages in order, and whether a budget ended it early. */
@@ -104,7 +106,7 @@ export function runRipgrep(args: readonly string[], options: RipgrepRunOptions):
 
 function job(args: readonly string[], options: Partial<RipgrepRunOptions>): ThreadJob {
   return {
-    program: ripgrepProgram,
+    program: options.program ?? ripgrepProgram,
     args,
     stdin: options.stdin,
     maxOutputBytes: options.maxOutputBytes ?? 1024 * 1024,
@@ -141,9 +143,12 @@ const compileMs = 2000;
  * Compiles a regex the way a search will run it, on no input: a pattern ripgrep refuses
  * is `invalid_argument` with ripgrep's reason.
  */
-export async function checkRipgrepPattern(args: readonly string[]): Promise<void> {
+export async function checkRipgrepPattern(
+  args: readonly string[],
+  program = ripgrepProgram,
+): Promise<void> {
   const events = eventQueue();
-  const run = startOnThread(job([...args, '-'], {}), events.push);
+  const run = startOnThread(job([...args, '-'], { program }), events.push);
   const timer = setTimeout(() => run.kill(), compileMs);
   let exit: Extract<RunEvent, { kind: 'exit' }>;
   try {
