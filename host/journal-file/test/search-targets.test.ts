@@ -9,6 +9,7 @@ import {
 } from '@dsh/journal';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createJournalStore, type FileJournalStore } from '../src/index.js';
+import { runningRipgrep } from '../src/search/ripgrep-thread.js';
 import { tempDir } from './journal-test-kit.js';
 import { ripgrepAbsent } from './ripgrep-available.js';
 
@@ -94,5 +95,24 @@ describe.skipIf(skip)('searchTargets()', () => {
       await session('d', 59);
     });
     expect(paged).toEqual([...before, 'c zebra late']);
+  });
+});
+
+describe.skipIf(skip)('runRipgrep() on the worker thread', () => {
+  it('ends its rg run when a page fills long before the output does', async () => {
+    const temp = await tempDir();
+    const store = await createJournalStore({ dataDir: temp.dir });
+    const journal = await store.create({ cwd: '/work', sessionId: 'many' });
+    const payloads = Array.from({ length: 20_000 }, (_, i) => userMessage(`zebra ${i}`));
+    await journal.append(payloads);
+    const signal = new AbortController().signal;
+    for (const limit of [1, 50]) {
+      const page = await store.search.search(checkSearchQuery(request({ limit })), { signal });
+      expect(page.hits).toHaveLength(limit);
+    }
+    for (let i = 0; i < 100 && runningRipgrep() > 0; i++) await pause(20);
+    expect(runningRipgrep()).toBe(0);
+    await store.close();
+    await temp.cleanup();
   });
 });

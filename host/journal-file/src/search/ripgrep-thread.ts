@@ -67,6 +67,11 @@ export function startOnThread(job: ThreadJob, onEvent: (event: RunEvent) => void
   };
 }
 
+/** Runs started and not yet ended (each one rg process): zero whenever no search runs. */
+export function runningRipgrep(): number {
+  return listeners.size;
+}
+
 function startWorker(): Worker {
   const thread = new Worker(workerUrl, { resourceLimits });
   thread.unref();
