@@ -43,8 +43,12 @@ export interface ThreadJob {
 }
 
 const workerUrl = new URL('./ripgrep-worker.js', import.meta.url);
-/** The worker holds one or two batches of rg output per run, never a whole result. */
-const resourceLimits = { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 };
+/**
+ * The worker holds a few chunks of rg output per run, never a whole result; the ceiling
+ * leaves room to parse one journal line of `maxEventLineBytes` (16 MiB) as rg escapes it.
+ * A larger line (stored past that limit) can exhaust it: that search fails `unavailable`.
+ */
+const resourceLimits = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 16 };
 
 let worker: Worker | undefined;
 let nextId = 1;
