@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { access, constants, mkdir, readdir, rename, stat } from 'node:fs/promises';
+import { access, constants, mkdir, rename, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import {
   createProjectionRegistry,
@@ -367,27 +367,19 @@ export class FileJournalBackend implements JournalBackend {
   }
 
   /**
-   * Every journal file with its session id and modification time (its last append), the
-   * data dir's first on a shared id: what a search orders sessions by without reading
-   * them. Cheap: one readdir per dir and one stat per file, a few at a time.
+   * Every journal file with its session id and the time of its last event, as the session
+   * list orders sessions (`updatedAt`), read from the catalog: no journal is opened or
+   * read. A file whose facts could not be read gives its modification time instead.
    */
-  async journalFiles(): Promise<{ sessionId: string; path: string; mtimeMs: number }[]> {
-    const found = new Map<string, string>();
-    for (const dir of [this.dataDir, ...this.fixtureDirs]) {
-      for (const name of await readdir(dir).catch(() => [] as string[])) {
-        const id = name.endsWith('.jsonl') ? name.slice(0, -'.jsonl'.length) : '';
-        if (parseSessionId(id).ok && !found.has(id)) found.set(id, join(dir, name));
-      }
-    }
-    const files: { sessionId: string; path: string; mtimeMs: number }[] = [];
-    const entries = [...found];
-    for (let i = 0; i < entries.length; i += 64) {
-      const infos = await Promise.all(
-        entries.slice(i, i + 64).map(([, path]) => stat(path).catch(() => undefined)),
-      );
-      infos.forEach((info, j) => {
-        const [sessionId, path] = entries[i + j]!;
-        if (info?.isFile()) files.push({ sessionId, path, mtimeMs: Math.floor(info.mtimeMs) });
+  async journalFiles(): Promise<{ sessionId: string; path: string; updatedAtMs: number }[]> {
+    await this.catalog.sync();
+    const files: { sessionId: string; path: string; updatedAtMs: number }[] = [];
+    for (const entry of this.catalog.entries.values()) {
+      const updatedAt = this.fromCatalog(entry)?.updatedAt.getTime();
+      files.push({
+        sessionId: entry.id,
+        path: entry.path,
+        updatedAtMs: updatedAt ?? Math.max(0, Math.floor(entry.mtimeMs)),
       });
     }
     return files;

@@ -14,6 +14,7 @@ import {
   type SearchPage,
   type SearchRequestInput,
 } from '@dsh/journal';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createFileJournalBackend,
@@ -209,5 +210,26 @@ describe.skipIf(skip)('createRipgrepSearch()', () => {
     const rest = await search('zebra', { cursor: encodeSearchCursor(first.next!) });
     expect([...first.hits, ...rest.hits]).toEqual((await search('zebra')).hits);
     await backend.close();
+  });
+});
+
+describe('createRipgrepSearch() without ripgrep', () => {
+  it.each([false, true])('is unavailable naming the package (regex %s)', async (regex) => {
+    const temp = await tempDir();
+    const missing = join(temp.dir, 'no-such-rg');
+    const store = await createJournalStore({ dataDir: temp.dir, search: { program: missing } });
+    const journal = await store.create({ cwd: '/work' });
+    await journal.append([userMessage('zebra')]);
+    const error = await store.search
+      .search(checkSearchQuery(request('zebra', { regex })), {
+        signal: new AbortController().signal,
+      })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      kind: 'unavailable',
+      message: expect.stringContaining('apt-get install ripgrep'),
+    });
+    await store.close();
+    await temp.cleanup();
   });
 });

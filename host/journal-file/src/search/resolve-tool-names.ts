@@ -9,7 +9,7 @@ import { runRipgrep } from './run-ripgrep.js';
  */
 export async function resolveToolNames(
   wanted: ReadonlyMap<string, ReadonlySet<string>>,
-  bounds: { signal: AbortSignal; deadline: number },
+  bounds: { signal: AbortSignal; deadline: number; program: string },
 ): Promise<Map<string, Map<string, string>>> {
   const names = new Map<string, Map<string, string>>();
   const ids = new Set([...wanted.values()].flatMap((set) => [...set]));

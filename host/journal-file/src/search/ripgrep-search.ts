@@ -9,15 +9,20 @@ import {
   type SessionSearch,
 } from '@dsh/journal';
 import { resolveToolNames } from './resolve-tool-names.js';
-import { checkRipgrepPattern, runRipgrep } from './run-ripgrep.js';
+import {
+  checkRipgrepPattern,
+  ripgrepProgram,
+  runRipgrep,
+  type RipgrepMessage,
+} from './run-ripgrep.js';
+import {
+  cursorBefore,
+  searchTargets,
+  type SearchableFiles,
+  type Target,
+} from './search-targets.js';
 
-/** Where the ripgrep search finds sessions: the file backend's files and paths. */
-export interface SearchableFiles {
-  /** Every journal file, with its modification time (the last append). */
-  journalFiles(): Promise<{ sessionId: string; path: string; mtimeMs: number }[]>;
-  /** The journal file of a session, or undefined when there is none. */
-  journalPath(sessionId: string): Promise<string | undefined>;
-}
+export type { SearchableFiles } from './search-targets.js';
 
 /** Budgets of one search call. */
 export interface RipgrepSearchOptions {
@@ -25,6 +30,8 @@ export interface RipgrepSearchOptions {
   readonly budgetMs?: number;
   /** Most bytes of ripgrep output one call reads (default 256 MiB), the same way. */
   readonly maxOutputBytes?: number;
+  /** The ripgrep program (`ripgrepProgram`, found on PATH, unless given). */
+  readonly program?: string;
 }
 
 /** Sessions handed to one ripgrep run. */
@@ -39,20 +46,16 @@ interface Candidate {
   readonly next: number;
 }
 
-interface Target {
-  readonly sessionId: string;
-  readonly updatedAtMs: number;
-  readonly path: string;
-  readonly start: number;
-}
+type PathHit = SearchHit & { path: string };
 
 /**
- * Searches journal files with ripgrep without opening them: sessions newest first (by
- * the journal file's modification time: its last append, read without opening it), each from its first line or the cursor's offset, one ripgrep run per
- * batch of files with one thread so results come in that order. Every matching line is
- * checked by `matchLine` (only what a person reads counts) and mapped to its seq from the
- * line itself; tool names of output hits come from the call lines. A call holds at most
- * `limit` hits and one line at a time, and stops at its budget with a cursor.
+ * Searches journal files with ripgrep without opening them: sessions in the session
+ * list's order (`searchTargets`), each from its first line or the cursor's offset, one
+ * ripgrep run per batch of files with one thread so results come in that order. Every
+ * matching line is checked by `matchLine` (only what a person reads counts) and mapped to
+ * its seq from the line itself; tool names of output hits come from the call lines. A
+ * call holds at most `limit` hits and one batch of rg output at a time, and stops at its
+ * budget with a cursor.
  */
 export function createRipgrepSearch(
   files: SearchableFiles,
@@ -60,6 +63,7 @@ export function createRipgrepSearch(
 ): SessionSearch {
   const budgetMs = options.budgetMs ?? 5000;
   const maxOutputBytes = options.maxOutputBytes ?? 256 * 1024 * 1024;
+  const program = options.program ?? ripgrepProgram;
   return {
     async search(query, { signal }) {
       const deadline = Date.now() + budgetMs;
@@ -71,167 +75,143 @@ export function createRipgrepSearch(
         ...(query.regex ? [] : ['--fixed-strings']),
         ...searchPatterns(query).flatMap((p) => ['-e', p]),
       ];
-      if (query.regex) await checkRipgrepPattern(['--no-config', ...patternArgs]);
-      const targets = await searchTargets(files, query);
-      const hits: (SearchHit & { path: string })[] = [];
-      let candidates: Candidate[] = [];
-      let position: SearchCursor | undefined;
-      let full = false;
-      let sliceStart = Date.now();
+      if (query.regex) await checkRipgrepPattern(['--no-config', ...patternArgs], program);
+      const { targets, asOfMs } = await searchTargets(files, query);
+      const page = new PageBuilder(query, { signal, deadline: deadline + 1000, program }, asOfMs);
       let timedOut = false;
-
-      const unnamed = (
-        list: readonly { hit: Pick<LineHit, 'toolName' | 'callId'>; path: string }[],
-      ) => {
-        const wanted = new Map<string, Set<string>>();
-        for (const { hit, path } of list) {
-          if (hit.toolName !== '' || hit.callId === '') continue;
-          wanted.set(path, (wanted.get(path) ?? new Set()).add(hit.callId));
-        }
-        return wanted;
-      };
-      const bounds = { signal, deadline: deadline + 1000 };
-      // With a tool filter, names decide which candidates count, so each batch is named
-      // before it is taken; otherwise the page is named once at the end (one subprocess).
-      const flush = async (path: string): Promise<void> => {
-        const names =
-          query.toolNames.size > 0
-            ? await resolveToolNames(unnamed(candidates.map((c) => ({ ...c, path }))), bounds)
-            : undefined;
-        for (const candidate of candidates) {
-          const toolName =
-            candidate.hit.toolName || names?.get(path)?.get(candidate.hit.callId) || '';
-          if (query.toolNames.size > 0 && !query.toolNames.has(toolName)) continue;
-          hits.push({ ...candidate.hit, toolName, sessionId: candidate.sessionId, path });
-          if (hits.length >= query.limit) {
-            full = true;
-            position = {
-              sessionId: candidate.sessionId,
-              updatedAtMs: updatedAt(candidate.sessionId),
-              offset: candidate.next,
-            };
-            break;
-          }
-        }
-        candidates = [];
-      };
-      const byId = new Map(targets.map((t) => [t.sessionId, t]));
-      const updatedAt = (id: string): number => byId.get(id)?.updatedAtMs ?? 0;
-
-      for (let batch = 0; batch < targets.length && !full && !timedOut; batch += filesPerRun) {
+      for (let batch = 0; batch < targets.length && !page.full && !timedOut; batch += filesPerRun) {
         const group = targets.slice(batch, batch + filesPerRun);
-        const first = group[0]!;
-        const viaStdin = first.start > 0;
-        const paths = group.map((t, i) => (i === 0 && viaStdin ? '-' : t.path));
-        const bySource = new Map(group.map((t, i) => [paths[i]!, t]));
-        bySource.set('<stdin>', first);
-        const run = runRipgrep(
-          ['--json', '--no-config', '-j1', '-a', '--no-ignore', ...patternArgs, '--', ...paths],
-          {
-            stdin: viaStdin ? { path: first.path, start: first.start } : undefined,
-            signal,
-            deadline,
-            maxOutputBytes,
-          },
-        );
-        for await (const message of run.messages) {
-          const target = bySource.get(message.path);
-          if (target === undefined) continue;
-          const base = message.path === '<stdin>' ? target.start : 0;
-          if (message.type === 'end') {
-            await flush(target.path);
-            if (!full) {
-              position = {
-                sessionId: target.sessionId,
-                updatedAtMs: target.updatedAtMs,
-                offset: -1,
-              };
-            }
-          } else {
-            const next = base + message.offset + message.line.length;
-            const hit = matchLine(message.line, message.ranges, query);
-            if (hit !== undefined) candidates.push({ hit, sessionId: target.sessionId, next });
-            position = {
-              sessionId: target.sessionId,
-              updatedAtMs: target.updatedAtMs,
-              offset: next,
-            };
-            if (hits.length + candidates.length >= query.limit) await flush(target.path);
-          }
-          if (full) break;
-          if (Date.now() - sliceStart > sliceMs) {
-            await new Promise((resolve) => setImmediate(resolve));
-            sliceStart = Date.now();
-          }
-        }
-        if (candidates.length > 0 && position !== undefined) {
-          await flush(byId.get(position.sessionId)!.path);
-        }
-        timedOut = run.timedOut() && !full;
+        const run = runBatch(group, patternArgs, { signal, deadline, maxOutputBytes, program });
+        await page.take(run.messages, run.sources);
+        timedOut = run.timedOut() && !page.full;
         if (signal.aborted) throw new JournalError('unavailable', 'the search was cancelled');
       }
-      const done = !full && !timedOut;
-      const names = await resolveToolNames(
-        unnamed(hits.map((hit) => ({ hit, path: hit.path }))),
-        bounds,
-      );
+      const done = !page.full && !timedOut;
       return {
-        hits: hits.map(({ path, ...hit }) => ({
-          ...hit,
-          toolName: hit.toolName || names.get(path)?.get(hit.callId) || '',
-        })),
-        next: done ? undefined : (position ?? cursorBefore(targets[0])),
+        hits: await page.named(),
+        next: done ? undefined : (page.position ?? cursorBefore(targets[0], asOfMs)),
         timeLimited: timedOut,
       };
     },
   };
 }
 
-/** The sessions a query searches, in order, each with its path and start offset. */
-async function searchTargets(source: SearchableFiles, query: SearchQuery): Promise<Target[]> {
-  const { cursor } = query;
-  if (query.sessionId !== undefined) {
-    const path = await source.journalPath(query.sessionId);
-    if (path === undefined) {
-      throw new JournalError('not_found', `session ${query.sessionId} does not exist`);
-    }
-    if (cursor !== undefined && cursor.sessionId !== query.sessionId) {
-      throw new JournalError(
-        'invalid_argument',
-        'the search cursor belongs to another session: start over without it',
-      );
-    }
-    if (cursor !== undefined && cursor.offset < 0) return [];
-    return [{ sessionId: query.sessionId, updatedAtMs: 0, path, start: cursor?.offset ?? 0 }];
-  }
-  const files = (await source.journalFiles())
-    .map((f) => ({ sessionId: f.sessionId, updatedAtMs: f.mtimeMs, path: f.path }))
-    .sort(newestFirst);
-  const order =
-    cursor === undefined
-      ? files
-      : files.filter((f) => f.sessionId !== cursor.sessionId && newestFirst(cursor, f) < 0);
-  const resumed = files.find((f) => f.sessionId === cursor?.sessionId);
-  const targets: Target[] =
-    cursor !== undefined && cursor.offset >= 0 && resumed !== undefined
-      ? [{ ...resumed, updatedAtMs: cursor.updatedAtMs, start: cursor.offset }]
-      : [];
-  for (const file of order) targets.push({ ...file, start: 0 });
-  return targets;
-}
-
-function newestFirst(
-  a: { sessionId: string; updatedAtMs: number },
-  b: { sessionId: string; updatedAtMs: number },
-): number {
-  return (
-    b.updatedAtMs - a.updatedAtMs ||
-    (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0)
+/** One ripgrep run over a batch of targets; the first is fed from its offset on stdin. */
+function runBatch(
+  group: readonly Target[],
+  patternArgs: readonly string[],
+  bounds: { signal: AbortSignal; deadline: number; maxOutputBytes: number; program: string },
+) {
+  const first = group[0]!;
+  const viaStdin = first.start > 0;
+  const paths = group.map((t, i) => (i === 0 && viaStdin ? '-' : t.path));
+  const sources = new Map(group.map((t, i) => [paths[i]!, t]));
+  sources.set('<stdin>', first);
+  const run = runRipgrep(
+    ['--json', '--no-config', '-j1', '-a', '--no-ignore', ...patternArgs, '--', ...paths],
+    { ...bounds, stdin: viaStdin ? { path: first.path, start: first.start } : undefined },
   );
+  return { ...run, sources };
 }
 
-function cursorBefore(target: Target | undefined): SearchCursor | undefined {
-  return target === undefined
-    ? undefined
-    : { sessionId: target.sessionId, updatedAtMs: target.updatedAtMs, offset: target.start };
+/**
+ * The hits of one page as ripgrep's matches come in: candidates of the current file are
+ * named (with a tool filter) and taken in order until `limit`, and `position` is always
+ * where the next page goes on.
+ */
+class PageBuilder {
+  readonly hits: PathHit[] = [];
+  position: SearchCursor | undefined;
+  full = false;
+  private candidates: Candidate[] = [];
+  private sliceStart = Date.now();
+
+  constructor(
+    private readonly query: SearchQuery,
+    private readonly bounds: { signal: AbortSignal; deadline: number; program: string },
+    private readonly asOfMs: number,
+  ) {}
+
+  /** Reads one run's messages (each naming its source) until the run ends or the page is full. */
+  async take(
+    messages: AsyncGenerator<RipgrepMessage>,
+    sources: ReadonlyMap<string, Target>,
+  ): Promise<void> {
+    let current: Target | undefined;
+    for await (const message of messages) {
+      const target = sources.get(message.path);
+      if (target === undefined) continue;
+      current = target;
+      if (message.type === 'end') {
+        await this.flush(target);
+        if (!this.full) this.at(target, -1);
+      } else {
+        const base = message.path === '<stdin>' ? target.start : 0;
+        const next = base + message.offset + message.line.length;
+        const hit = matchLine(message.line, message.ranges, this.query);
+        if (hit !== undefined) this.candidates.push({ hit, sessionId: target.sessionId, next });
+        this.at(target, next);
+        if (this.hits.length + this.candidates.length >= this.query.limit) await this.flush(target);
+      }
+      if (this.full) break;
+      if (Date.now() - this.sliceStart > sliceMs) {
+        await new Promise((resolve) => setImmediate(resolve));
+        this.sliceStart = Date.now();
+      }
+    }
+    if (this.candidates.length > 0 && current !== undefined) await this.flush(current);
+  }
+
+  /** The page's hits with the tool names of output hits (one ripgrep run for the page). */
+  async named(): Promise<SearchHit[]> {
+    const names = await resolveToolNames(unnamed(this.hits), this.bounds);
+    return this.hits.map(({ path, ...hit }) => ({
+      ...hit,
+      toolName: hit.toolName || names.get(path)?.get(hit.callId) || '',
+    }));
+  }
+
+  private at(target: Target, offset: number): void {
+    const { sessionId, updatedAtMs } = target;
+    this.position = { sessionId, updatedAtMs, offset, asOfMs: this.asOfMs };
+  }
+
+  /**
+   * Takes the candidates of `target` in order. With a tool filter, names decide which
+   * count, so they are named first; otherwise the page is named once at the end.
+   */
+  private async flush(target: Target): Promise<void> {
+    const { query } = this;
+    const { path } = target;
+    const names =
+      query.toolNames.size > 0
+        ? await resolveToolNames(
+            unnamed(this.candidates.map((c) => ({ ...c.hit, path }))),
+            this.bounds,
+          )
+        : undefined;
+    for (const candidate of this.candidates) {
+      const toolName = candidate.hit.toolName || names?.get(path)?.get(candidate.hit.callId) || '';
+      if (query.toolNames.size > 0 && !query.toolNames.has(toolName)) continue;
+      this.hits.push({ ...candidate.hit, toolName, sessionId: candidate.sessionId, path });
+      if (this.hits.length >= query.limit) {
+        this.full = true;
+        this.at(target, candidate.next);
+        break;
+      }
+    }
+    this.candidates = [];
+  }
+}
+
+/** The call ids whose tool name a list of hits lacks, by journal file. */
+function unnamed(
+  list: readonly Pick<PathHit, 'toolName' | 'callId' | 'path'>[],
+): Map<string, Set<string>> {
+  const wanted = new Map<string, Set<string>>();
+  for (const { toolName, callId, path } of list) {
+    if (toolName !== '' || callId === '') continue;
+    wanted.set(path, (wanted.get(path) ?? new Set()).add(callId));
+  }
+  return wanted;
 }

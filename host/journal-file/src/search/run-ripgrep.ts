@@ -1,6 +1,5 @@
-import { spawn } from 'node:child_process';
-import { createReadStream } from 'node:fs';
 import { JournalError } from '@dsh/journal';
+import { startOnThread, type RunEvent, type ThreadJob } from './ripgrep-thread.js';
 
 /** The ripgrep program searches run; Debian and Ubuntu ship it as `ripgrep`. */
 export const ripgrepProgram = 'rg';
@@ -31,6 +30,8 @@ export interface RipgrepRunOptions {
   readonly deadline: number;
   /** Kills the run past this many bytes of output; the run then reports `timedOut`. */
   readonly maxOutputBytes: number;
+  /** The ripgrep program (`ripgrepProgram` unless given). */
+  readonly program?: string;
 }
 
 /** A running ripgrep: its messages in order, and whether a budget ended it early. */
@@ -41,109 +42,98 @@ export interface RipgrepRun {
 }
 
 /**
- * Runs `rg --json` as a subprocess: the pattern never runs on the host's event loop,
- * and the run is killed at its deadline, its output cap or the signal. Its output is
- * read as it comes, with backpressure, so memory holds one line at a time whatever the
- * number of matches. Missing ripgrep is `unavailable` naming the package.
+ * Runs `rg --json` as a subprocess started by the ripgrep worker thread (`spawn` forks
+ * synchronously, so it never runs on the host's event loop, and neither does the
+ * pattern). The run is killed at its deadline, its output cap or the signal. Its output
+ * comes parsed, in batches, with backpressure, so memory holds a batch or two whatever
+ * the number of matches. Missing ripgrep is `unavailable` naming the package.
  */
 export function runRipgrep(args: readonly string[], options: RipgrepRunOptions): RipgrepRun {
   let timedOut = false;
-  const child = spawn(ripgrepProgram, args, {
-    stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-  });
-  const spawned = new Promise<void>((resolve, reject) => {
-    child.once('spawn', () => resolve());
-    child.once('error', (error: NodeJS.ErrnoException) => {
-      reject(
-        error.code === 'ENOENT'
-          ? new JournalError('unavailable', ripgrepMissing)
-          : new JournalError('unavailable', `search could not start ripgrep: ${error.message}`),
-      );
-    });
-  });
-  const kill = (): void => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  };
+  const events = eventQueue();
+  const run = startOnThread(job(args, options), events.push);
   const timer = setTimeout(
     () => {
       timedOut = true;
-      kill();
+      run.kill();
     },
     Math.max(0, options.deadline - Date.now()),
   );
+  const kill = (): void => run.kill();
   options.signal.addEventListener('abort', kill, { once: true });
-  if (options.stdin !== undefined && child.stdin !== null) {
-    const input = createReadStream(options.stdin.path, { start: options.stdin.start });
-    input.on('error', () => child.stdin?.end());
-    child.stdin.on('error', () => input.destroy());
-    input.pipe(child.stdin);
-  }
-  child.stderr?.resume();
 
   async function* messages(): AsyncGenerator<RipgrepMessage, void, undefined> {
     try {
-      await spawned;
-      let output = 0;
-      let pending: Buffer[] = [];
-      for await (const chunk of child.stdout! as AsyncIterable<Buffer>) {
-        output += chunk.length;
-        if (output > options.maxOutputBytes) {
-          timedOut = true;
-          return;
+      for (;;) {
+        const event = await events.next();
+        switch (event.kind) {
+          case 'spawned':
+            break;
+          case 'failed':
+            throw startFailure(event);
+          case 'lost':
+            throw new JournalError('unavailable', `${event.reason}: search again`);
+          case 'exit':
+            if (event.capped) timedOut = true;
+            return;
+          case 'messages':
+            run.more();
+            for (const message of event.messages) {
+              yield message.type === 'end'
+                ? message
+                : {
+                    ...message,
+                    line: Buffer.from(
+                      message.line.buffer,
+                      message.line.byteOffset,
+                      message.line.byteLength,
+                    ),
+                  };
+            }
+            break;
+          default:
+            event satisfies never;
         }
-        let from = 0;
-        for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, from)) {
-          pending.push(chunk.subarray(from, nl));
-          const line = pending.length === 1 ? pending[0]! : Buffer.concat(pending);
-          pending = [];
-          from = nl + 1;
-          const message = parseMessage(line);
-          if (message !== undefined) yield message;
-        }
-        if (from < chunk.length) pending.push(chunk.subarray(from));
       }
     } finally {
       clearTimeout(timer);
       options.signal.removeEventListener('abort', kill);
-      kill();
+      run.kill();
     }
   }
   return { messages: messages(), timedOut: () => timedOut };
 }
 
-interface RgJson {
-  type?: string;
-  data?: {
-    path?: { text?: string };
-    lines?: { text?: string; bytes?: string };
-    absolute_offset?: number;
-    submatches?: { start: number; end: number }[];
+function job(args: readonly string[], options: Partial<RipgrepRunOptions>): ThreadJob {
+  return {
+    program: options.program ?? ripgrepProgram,
+    args,
+    stdin: options.stdin,
+    maxOutputBytes: options.maxOutputBytes ?? 1024 * 1024,
   };
 }
 
-function parseMessage(raw: Buffer): RipgrepMessage | undefined {
-  let parsed: RgJson;
-  try {
-    parsed = JSON.parse(raw.toString('utf8')) as RgJson;
-  } catch {
-    return undefined;
-  }
-  const { data } = parsed;
-  const path = data?.path?.text;
-  if (path === undefined) return undefined;
-  if (parsed.type === 'end') return { type: 'end', path };
-  if (parsed.type !== 'match' || data?.lines === undefined) return undefined;
-  const line =
-    data.lines.text !== undefined
-      ? Buffer.from(data.lines.text, 'utf8')
-      : Buffer.from(data.lines.bytes ?? '', 'base64');
+/** The events of one run, taken in order by one reader. */
+function eventQueue(): { push: (event: RunEvent) => void; next: () => Promise<RunEvent> } {
+  const queue: RunEvent[] = [];
+  let wake: (() => void) | undefined;
   return {
-    type: 'match',
-    path,
-    offset: data.absolute_offset ?? 0,
-    line,
-    ranges: (data.submatches ?? []).map((m) => ({ start: m.start, end: m.end })),
+    push(event) {
+      queue.push(event);
+      wake?.();
+      wake = undefined;
+    },
+    async next() {
+      while (queue.length === 0) await new Promise<void>((resolve) => (wake = resolve));
+      return queue.shift()!;
+    },
   };
+}
+
+function startFailure(event: { code: string; message: string }): JournalError {
+  return event.code === 'ENOENT'
+    ? new JournalError('unavailable', ripgrepMissing)
+    : new JournalError('unavailable', `search could not start ripgrep: ${event.message}`);
 }
 
 /** Most time a pattern may take to compile. */
@@ -153,32 +143,37 @@ const compileMs = 2000;
  * Compiles a regex the way a search will run it, on no input: a pattern ripgrep refuses
  * is `invalid_argument` with ripgrep's reason.
  */
-export async function checkRipgrepPattern(args: readonly string[]): Promise<void> {
-  const child = spawn(ripgrepProgram, [...args, '-'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (text: string) => {
-    if (stderr.length < 4096) stderr += text;
-  });
-  const timer = setTimeout(() => child.kill('SIGKILL'), compileMs);
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.once('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        error.code === 'ENOENT'
-          ? new JournalError('unavailable', ripgrepMissing)
-          : new JournalError('unavailable', `search could not start ripgrep: ${error.message}`),
-      ),
-    );
-    child.once('close', (exit) => resolve(exit));
-  }).finally(() => clearTimeout(timer));
-  if (code === null) {
+export async function checkRipgrepPattern(
+  args: readonly string[],
+  program = ripgrepProgram,
+): Promise<void> {
+  const events = eventQueue();
+  const run = startOnThread(job([...args, '-'], { program }), events.push);
+  const timer = setTimeout(() => run.kill(), compileMs);
+  let exit: Extract<RunEvent, { kind: 'exit' }>;
+  try {
+    for (;;) {
+      const event = await events.next();
+      if (event.kind === 'failed') throw startFailure(event);
+      if (event.kind === 'lost') {
+        throw new JournalError('unavailable', `${event.reason}: search again`);
+      }
+      if (event.kind === 'exit') {
+        exit = event;
+        break;
+      }
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+  if (exit.code === null) {
     throw new JournalError(
       'invalid_argument',
       `the search regex did not compile within ${compileMs} ms: simplify it (fewer or smaller repetitions)`,
     );
   }
-  if (code === 2) {
-    const reason = stderr
+  if (exit.code === 2) {
+    const reason = exit.stderr
       .split('\n')
       .filter((line) => line.trim() !== '' && !/pcre2/i.test(line))
       .join('\n')

@@ -3,7 +3,7 @@ import { JournalError } from '../journal-types.js';
 
 /** Writes a cursor as an opaque URL-safe string. */
 export function encodeSearchCursor(cursor: SearchCursor): string {
-  const json = JSON.stringify([cursor.sessionId, cursor.updatedAtMs, cursor.offset]);
+  const json = JSON.stringify([cursor.sessionId, cursor.updatedAtMs, cursor.offset, cursor.asOfMs]);
   return Buffer.from(json, 'utf8').toString('base64url');
 }
 
@@ -17,13 +17,19 @@ export function decodeSearchCursor(text: string): SearchCursor {
   }
   if (
     Array.isArray(parsed) &&
-    parsed.length === 3 &&
+    parsed.length === 4 &&
     typeof parsed[0] === 'string' &&
     Number.isSafeInteger(parsed[1]) &&
     Number.isSafeInteger(parsed[2]) &&
-    (parsed[2] as number) >= -1
+    (parsed[2] as number) >= -1 &&
+    Number.isSafeInteger(parsed[3])
   ) {
-    return { sessionId: parsed[0], updatedAtMs: parsed[1] as number, offset: parsed[2] as number };
+    return {
+      sessionId: parsed[0],
+      updatedAtMs: parsed[1] as number,
+      offset: parsed[2] as number,
+      asOfMs: parsed[3] as number,
+    };
   }
   throw new JournalError(
     'invalid_argument',

@@ -34,6 +34,12 @@ export interface SearchCursor {
   readonly updatedAtMs: number;
   /** Byte offset of the next line to search in the session's journal; -1 when it is done. */
   readonly offset: number;
+  /**
+   * When the first page started (ms): later pages order sessions by their last event at
+   * that time, so a session appended to meanwhile keeps its place and is neither skipped
+   * nor searched twice.
+   */
+  readonly asOfMs: number;
 }
 
 /** A match inside a snippet, in UTF-16 code units. */
