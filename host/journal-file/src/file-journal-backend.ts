@@ -120,6 +120,7 @@ export class FileJournalBackend implements JournalBackend {
       fixtureDirs,
       (changes) => this.changes.push(changes),
       catalogCache,
+      (id) => this.pool.writes(id),
     );
   }
 

@@ -45,6 +45,12 @@ export class JournalPool {
     return this.live.size;
   }
 
+  /** Whether a writable journal of `sessionId` is open here: its appends come from this process. */
+  writes(sessionId: string): boolean {
+    const log = this.live.get(sessionId);
+    return log !== undefined && !log.readOnly;
+  }
+
   /** Marks `log` most recently used, then closes idle journals past the cap. */
   used(log: PooledLog): void {
     this.live.delete(log.sessionId);

@@ -80,6 +80,12 @@ export class SessionCatalog {
     private readonly fixtureDirs: readonly string[],
     private readonly onChange: (changes: StoreChange[]) => void,
     private readonly persist: boolean,
+    /**
+     * Whether this process writes `id` now. Its appends are folded as they commit, so a
+     * file event for it is its own write: looking at the file then would race the fold
+     * and report the same append twice.
+     */
+    private readonly writesHere: (id: string) => boolean = () => false,
   ) {}
 
   /** Loads the cache, lists the dirs once and starts watching them. */
@@ -228,7 +234,9 @@ export class SessionCatalog {
       setTimeout(() => {
         const ids = [...this.touched];
         this.touched.clear();
-        for (const touchedId of ids) void this.look(touchedId).catch(() => undefined);
+        for (const touchedId of ids) {
+          if (!this.writesHere(touchedId)) void this.look(touchedId).catch(() => undefined);
+        }
       }, 50).unref();
     }
     this.touched.add(id);
