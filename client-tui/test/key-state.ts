@@ -52,6 +52,8 @@ export function setup(
     approve: (_id, approvalId, decision) => record(`approve ${approvalId} ${decision}`),
     answer: (_id, questionId, answers) => record(`answer ${questionId} ${JSON.stringify(answers)}`),
     createSession: () => Promise.resolve({ id: 'new' }),
+    update: (id, change) => record(`update ${id} ${JSON.stringify(change)}`),
+    remove: (id) => record(`remove ${id}`).then(() => ({ trashPath: `/trash/${id}` })),
   };
   const window = {
     state: {
@@ -98,6 +100,8 @@ export function setup(
     picker: undefined,
     searchLine: undefined,
     pendingHit: undefined,
+    showArchived: false,
+    manage: undefined,
   };
   const context: KeyContext = {
     actions,

@@ -24,6 +24,7 @@ import { forgetFailureOnReconnect } from './status-line.js';
 import { openSession } from './open-session.js';
 import { createSessionObserver } from './session-observer.js';
 import { clipboardSequence } from './copy-item.js';
+import { clampListCursor, listRows } from './list-rows.js';
 
 /** Options of `createTuiApp`. */
 export interface TuiAppOptions {
@@ -210,11 +211,12 @@ function followSessions(
   const list = createSessionList({
     client: options.client,
     ...(options.backoff ? { backoff: options.backoff } : {}),
+    includeArchived: true,
     onChange: (next) => {
       state.list = next;
-      state.listCursor = Math.min(state.listCursor, Math.max(0, next.rows.length - 1));
+      clampListCursor(state);
       if (!state.open && next.loaded) {
-        const first = options.sessionId ?? next.rows[0]?.summary.id;
+        const first = options.sessionId ?? listRows(state)[0]?.summary.id;
         if (first !== undefined) on.open(first);
       }
       on.onChange();

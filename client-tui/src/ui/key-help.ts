@@ -36,13 +36,17 @@ export const keyHelp: readonly (readonly [string, string, string])[] = [
   ['sessions', 'j k ↑ ↓', 'move'],
   ['sessions', 'Enter', 'open the session'],
   ['sessions', 'n', 'new session (in the host default directory)'],
+  ['sessions', 'M-r / F2', 'rename (Enter sets the title, empty: back to the first prompt)'],
+  ['sessions', 'M-a', 'archive / unarchive'],
+  ['sessions', '.', 'show / hide archived sessions'],
+  ['sessions', 'M-d / Delete', 'delete (asks, naming the session: y deletes)'],
 ];
 
 /** The one-line hint for the focused pane, shown at the bottom. */
 export function helpLine(focus: Focus): string {
   switch (focus) {
     case 'sessions':
-      return 'j/k move  Enter open  n new  C-o find  Esc compose  q quit  ? help';
+      return 'j/k move  Enter open  n new  M-r rename  M-a archive  M-d delete  . archived  ? help';
     case 'conversation':
       return 'j/k cards  Enter details  y copy  PgUp older  End follow  i compose  C-o sessions  ? help';
     case 'input':

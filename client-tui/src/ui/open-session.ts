@@ -4,6 +4,7 @@ import type { TuiRendererRegistry } from '../cards/card-renderer.js';
 import { createConversationRenderer } from '../conversation/render-conversation.js';
 import type { SessionClient } from '../data/session-client.js';
 import { createConversationView } from './conversation-view.js';
+import { listRows } from './list-rows.js';
 import type { TuiState } from './tui-state.js';
 
 /** What opening a session needs besides the state. */
@@ -49,6 +50,6 @@ export function openSession(state: TuiState, sessionId: string, deps: OpenDeps):
   state.inputMode = 'prompt';
   state.queue = [];
   state.history = undefined;
-  const index = state.list?.rows.findIndex((row) => row.summary.id === sessionId) ?? -1;
+  const index = listRows(state).findIndex((row) => row.summary.id === sessionId);
   if (index >= 0) state.listCursor = index;
 }

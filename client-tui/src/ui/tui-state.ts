@@ -7,6 +7,7 @@ import type { ConversationView } from './conversation-view.js';
 import type { HistoryBrowse } from './input-history.js';
 import type { QueuedPrompt } from './prompt-queue.js';
 import type { QuestionAnswers } from './question-answers.js';
+import type { ManageStep } from './session-manage.js';
 
 /**
  * The pane with the keyboard. `prompt` is the bar of a pending approval or question: only
@@ -97,6 +98,10 @@ export interface TuiState {
   searchLine: { query: string; editing: boolean } | undefined;
   /** A search hit to select once the conversation pane holds its item. */
   pendingHit: SearchHit | undefined;
+  /** Whether the session list shows archived sessions (`.` toggles). */
+  showArchived: boolean;
+  /** A rename being typed or a delete waiting for its `y`, from the session list. */
+  manage: ManageStep | undefined;
 }
 
 /** The state of a client that just started: focus in an empty composer, nothing open. */
@@ -125,5 +130,7 @@ export function createTuiState(): TuiState {
     picker: undefined,
     searchLine: undefined,
     pendingHit: undefined,
+    showArchived: false,
+    manage: undefined,
   };
 }
