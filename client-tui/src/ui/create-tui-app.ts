@@ -24,7 +24,7 @@ import { forgetFailureOnReconnect } from './status-line.js';
 import { openSession } from './open-session.js';
 import { createSessionObserver } from './session-observer.js';
 import { clipboardSequence } from './copy-item.js';
-import { clampListCursor, listRows } from './list-rows.js';
+import { listRows, replaceList } from './list-rows.js';
 
 /** Options of `createTuiApp`. */
 export interface TuiAppOptions {
@@ -213,8 +213,7 @@ function followSessions(
     ...(options.backoff ? { backoff: options.backoff } : {}),
     includeArchived: true,
     onChange: (next) => {
-      state.list = next;
-      clampListCursor(state);
+      replaceList(state, next);
       if (!state.open && next.loaded) {
         const first = options.sessionId ?? listRows(state)[0]?.summary.id;
         if (first !== undefined) on.open(first);

@@ -22,6 +22,18 @@ export function listRows(state: TuiState): readonly SessionRow[] {
   return rows;
 }
 
+/**
+ * Replaces the list, keeping the cursor on the session it was on (a rename or a new event
+ * moves a session up the list), else on the same row, within the rows.
+ */
+export function replaceList(state: TuiState, next: TuiState['list']): void {
+  const id = listRows(state)[state.listCursor]?.summary.id;
+  state.list = next;
+  const rows = listRows(state);
+  const at = id === undefined ? -1 : rows.findIndex((row) => row.summary.id === id);
+  state.listCursor = at >= 0 ? at : Math.min(state.listCursor, Math.max(0, rows.length - 1));
+}
+
 /** Keeps the list cursor on a row after the rows changed. */
 export function clampListCursor(state: TuiState): void {
   state.listCursor = Math.min(state.listCursor, Math.max(0, listRows(state).length - 1));
