@@ -100,6 +100,7 @@ export function setup(
     picker: undefined,
     searchLine: undefined,
     pendingHit: undefined,
+    canPrompt: true,
     showArchived: false,
     manage: undefined,
   };

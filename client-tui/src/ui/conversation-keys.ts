@@ -1,4 +1,11 @@
-import { loadOlderAtTop, onCommon, requestQuit, type Key, type KeyContext } from './key-actions.js';
+import {
+  flash,
+  loadOlderAtTop,
+  onCommon,
+  requestQuit,
+  type Key,
+  type KeyContext,
+} from './key-actions.js';
 import { copySelected } from './copy-item.js';
 import { fileViewOf, openSessionFacts } from './file-view.js';
 import type { TuiState } from './tui-state.js';
@@ -65,6 +72,18 @@ export function onConversation(
     case 'S-y':
       copySelected(state, context, 'command');
       return 'handled';
+    case 'l': {
+      const link = view?.items[view.selected]?.link;
+      if (link) context.open(link.sessionId);
+      else flash(state, context, 'this item leads to no other session');
+      return 'handled';
+    }
+    case 'u': {
+      const parent = open ? state.list?.sessions.get(open.id)?.parentId : undefined;
+      if (parent) context.open(parent);
+      else flash(state, context, 'this session has no parent session');
+      return 'handled';
+    }
     case 'i':
     case 'escape':
       state.focus = 'input';

@@ -224,6 +224,7 @@ function followSessions(
   options.client.describeHost({}).then(
     (host) => {
       state.homeDir = host.homeDir;
+      state.canPrompt = host.capabilities.includes('prompt');
       on.redraw();
     },
     () => {},

@@ -10,6 +10,7 @@ import { listRows } from './list-rows.js';
 import { sessionListLines } from './session-list-lines.js';
 import { manageLines } from './session-manage.js';
 import { queueLines } from './prompt-queue.js';
+import { inputLocked } from './read-only.js';
 import { waitingSessions } from './status-facts.js';
 import { isLive, promptLines, statusLine } from './status-line.js';
 import type { TuiState } from './tui-state.js';
@@ -87,8 +88,18 @@ function headerLine(state: TuiState, context: DrawContext): StyledLine {
   );
 }
 
-/** The composer's rows (at most `composerMaxRows`, scrolled to the cursor) and its cursor. */
-function composerRows(state: TuiState, cols: number) {
+/**
+ * The composer's rows (at most `composerMaxRows`, scrolled to the cursor) and its cursor;
+ * a session that takes no input gets one row saying why, and no cursor.
+ */
+function composerRows(
+  state: TuiState,
+  cols: number,
+): { lines: StyledLine[]; cursor: { x: number; y: number } | undefined; rows: number } {
+  const locked = inputLocked(state);
+  if (locked !== undefined) {
+    return { lines: [[seg('⊘ ', theme.dim), seg(locked, theme.dim)]], cursor: undefined, rows: 1 };
+  }
   const label = state.inputMode === 'answer' ? 'answer› ' : '› ';
   const width = Math.max(1, cols - label.length);
   const layout = state.composer.layout(width);
@@ -168,7 +179,7 @@ export function drawTui(state: TuiState, context: DrawContext): Frame {
   putLine(frame, 0, rows - 1, cols, truncateLine([seg(helpLine(state.focus), theme.dim)], cols));
   const overlay = drawOverlay(frame, state, context.now);
   frame.cursor =
-    state.focus === 'input' && !overlay
+    state.focus === 'input' && !overlay && composer.cursor !== undefined
       ? { x: Math.min(cols - 1, composer.cursor.x), y: layout.composerTop + composer.cursor.y }
       : undefined;
   return frame;

@@ -30,6 +30,8 @@ export const keyHelp: readonly (readonly [string, string, string])[] = [
   ['conversation', 'Enter', 'details of the selected card (Esc or q closes)'],
   ['conversation', 'o', "the file's read view: the latest read of the card's path"],
   ['conversation', 'y / Y', 'copy the message or output / the command (OSC 52 clipboard)'],
+  ['conversation', 'l', "open the session a card leads to (a sub-agent's, a parent)"],
+  ['conversation', 'u', "open the parent of a sub-agent's session"],
   ['conversation', 'i / Esc', 'back to the composer'],
   ['conversation', 'r', 'reconnect now'],
   ['conversation', 'q', 'quit (asks while a turn runs)'],

@@ -98,6 +98,8 @@ export interface TuiState {
   searchLine: { query: string; editing: boolean } | undefined;
   /** A search hit to select once the conversation pane holds its item. */
   pendingHit: SearchHit | undefined;
+  /** False once the host says it cannot prompt (no `prompt` capability). */
+  canPrompt: boolean;
   /** Whether the session list shows archived sessions (`.` toggles). */
   showArchived: boolean;
   /** A rename being typed or a delete waiting for its `y`, from the session list. */
@@ -130,6 +132,7 @@ export function createTuiState(): TuiState {
     picker: undefined,
     searchLine: undefined,
     pendingHit: undefined,
+    canPrompt: true,
     showArchived: false,
     manage: undefined,
   };
