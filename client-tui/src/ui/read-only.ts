@@ -11,11 +11,11 @@ export function inputLocked(state: TuiState): string | undefined {
   if (open === undefined) return undefined;
   const summary = state.list?.sessions.get(open.id);
   if (summary?.readOnly) {
-    return summary.origin !== ''
+    return summary.origin
       ? `read-only: imported from ${summary.origin}; this host cannot prompt it`
       : 'read-only: a fixture session; this host cannot prompt it';
   }
-  if (summary !== undefined && summary.parentId !== '') {
+  if (summary?.parentId) {
     return "read-only: a sub-agent's session, driven by its parent (u opens the parent)";
   }
   if (!state.canPrompt) return 'read-only: this host runs no agent';
