@@ -101,6 +101,7 @@ export function setup(
     searchLine: undefined,
     pendingHit: undefined,
     canPrompt: true,
+    allSearch: undefined,
     showArchived: false,
     manage: undefined,
   };

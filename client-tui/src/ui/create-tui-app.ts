@@ -127,6 +127,7 @@ export function createTuiApp(options: TuiAppOptions): TuiApp {
   });
   const context: KeyContext = {
     search,
+    searchAll: { client: options.client, openHit: (...args) => search.openHit(...args) },
     actions: createSessionActions(options.client),
     open,
     list,

@@ -1,4 +1,5 @@
 import type { TuiSearch } from './session-search.js';
+import type { AllSearchDeps } from './all-search.js';
 import { pendingViews, type CardCache, type PendingItem } from '@dsh/card-models';
 import type { SessionList } from '@dsh/client-live';
 import type { Widgets } from 'reblessed';
@@ -25,6 +26,8 @@ export interface KeyContext {
   readonly clipboard: (text: string) => void;
   /** The open session's search (`/`, n, N); absent in tests that do not search. */
   readonly search?: TuiSearch;
+  /** The search of every session (`/` in the session list); absent in tests that do not search. */
+  readonly searchAll?: AllSearchDeps;
 }
 
 /** A key as reblessed reports it. */

@@ -38,6 +38,7 @@ export const keyHelp: readonly (readonly [string, string, string])[] = [
   ['sessions', 'j k ↑ ↓', 'move'],
   ['sessions', 'Enter', 'open the session'],
   ['sessions', 'n', 'new session (in the host default directory)'],
+  ['sessions', '/', 'search every session: Enter runs, ↑ ↓ pick a hit, Enter opens it there'],
   ['sessions', 'M-r / F2', 'rename (Enter sets the title, empty: back to the first prompt)'],
   ['sessions', 'M-a', 'archive / unarchive'],
   ['sessions', '.', 'show / hide archived sessions'],
@@ -48,7 +49,7 @@ export const keyHelp: readonly (readonly [string, string, string])[] = [
 export function helpLine(focus: Focus): string {
   switch (focus) {
     case 'sessions':
-      return 'j/k move  Enter open  n new  M-r rename  M-a archive  M-d delete  . archived  ? help';
+      return 'j/k move  Enter open  / search all  n new  M-r rename  M-a archive  M-d delete  . archived  ? help';
     case 'conversation':
       return 'j/k cards  Enter details  y copy  PgUp older  End follow  i compose  C-o sessions  ? help';
     case 'input':

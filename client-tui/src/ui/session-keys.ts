@@ -1,5 +1,6 @@
 import { flash, onCommon, requestQuit, type Key, type KeyContext } from './key-actions.js';
 import { listRows } from './list-rows.js';
+import { beginAllSearch } from './all-search.js';
 import { askDelete, beginRename, toggleArchive, toggleShowArchived } from './session-manage.js';
 import type { TuiState } from './tui-state.js';
 
@@ -55,6 +56,9 @@ export function onSessions(
     case 'M-d':
     case 'delete':
       askDelete(state, context);
+      return 'handled';
+    case '/':
+      if (context.searchAll) beginAllSearch(state);
       return 'handled';
     case '.':
       toggleShowArchived(state, context);

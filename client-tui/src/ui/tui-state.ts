@@ -8,6 +8,7 @@ import type { HistoryBrowse } from './input-history.js';
 import type { QueuedPrompt } from './prompt-queue.js';
 import type { QuestionAnswers } from './question-answers.js';
 import type { ManageStep } from './session-manage.js';
+import type { AllSearch } from './all-search.js';
 
 /**
  * The pane with the keyboard. `prompt` is the bar of a pending approval or question: only
@@ -100,6 +101,8 @@ export interface TuiState {
   pendingHit: SearchHit | undefined;
   /** False once the host says it cannot prompt (no `prompt` capability). */
   canPrompt: boolean;
+  /** The search of every session (`/` in the session list), while it is open. */
+  allSearch: AllSearch | undefined;
   /** Whether the session list shows archived sessions (`.` toggles). */
   showArchived: boolean;
   /** A rename being typed or a delete waiting for its `y`, from the session list. */
@@ -133,6 +136,7 @@ export function createTuiState(): TuiState {
     searchLine: undefined,
     pendingHit: undefined,
     canPrompt: true,
+    allSearch: undefined,
     showArchived: false,
     manage: undefined,
   };
