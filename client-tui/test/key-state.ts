@@ -76,10 +76,11 @@ export function setup(
     open: {
       id: 's1',
       window,
-      renderer: { render: () => [] },
+      renderer: { render: () => [], complete: true },
       facts: { cwd: '/p', home: '/h' },
       view: createConversationView(10),
       renderedFrom: undefined,
+      olderPages: 0,
     },
     composer: createComposer(),
     inputMode: 'prompt',

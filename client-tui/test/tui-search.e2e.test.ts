@@ -72,6 +72,7 @@ describe.skipIf(skip)('dsh tui in tmux: search', () => {
       const journal = await host.store.create({ cwd: dataDir, title, model: 'demo' });
       await journal.append(agentTurn({ turn: 1, user: text, close: `${title} answered.` }));
     }
+    tmux?.kill();
     const t = (tmux = launchTui(host.url, 'million', { cols: 80, rows: 24 }));
     await t.waitFor((s) => s.includes('nothing changed') && s.includes('Lab'), 'the tail', 60_000);
     t.keys('Tab', 'Tab');

@@ -10,6 +10,9 @@ import { copySelected } from './copy-item.js';
 import { fileViewOf, openSessionFacts } from './file-view.js';
 import type { TuiState } from './tui-state.js';
 
+/** Older pages a window keeps when End follows the bottom again; more are released. */
+export const releaseAfterPages = 2;
+
 /**
  * Keys of the conversation pane: cards, scrolling, details, the file view, copying. Letters
  * here only move, show and copy; nothing in this pane answers, stops or sends.
@@ -52,6 +55,7 @@ export function onConversation(
     case 'S-g':
     case 'end':
       view?.follow();
+      if (open !== undefined && open.olderPages > releaseAfterPages) context.releaseOlder?.();
       return 'handled';
     case 'enter':
     case 'return': {

@@ -15,7 +15,7 @@ import { paneLayout } from './draw-tui.js';
 import type { SuspendableProgram } from './edit-in-editor.js';
 import { followSessions } from './follow-sessions.js';
 import { handleKey, type KeyContext } from './handle-key.js';
-import { openSession } from './open-session.js';
+import { openSession, reopenAtTail, type OpenDeps } from './open-session.js';
 import { createSessionActions } from './session-actions.js';
 import { createTuiSearch } from './session-search.js';
 import { forgetFailureOnReconnect } from './status-line.js';
@@ -148,15 +148,16 @@ function connect(
     wasLive = forgetFailureOnReconnect(state, wasLive);
     schedule();
   };
+  const deps = (): OpenDeps => ({
+    client: options.client,
+    ...(options.backoff ? { backoff: options.backoff } : {}),
+    registry,
+    cards,
+    bodyHeight: bodyHeight(),
+    onChange,
+  });
   const open = (sessionId: string) => {
-    openSession(state, sessionId, {
-      client: options.client,
-      ...(options.backoff ? { backoff: options.backoff } : {}),
-      registry,
-      cards,
-      bodyHeight: bodyHeight(),
-      onChange,
-    });
+    openSession(state, sessionId, deps());
     schedule();
   };
   const list = followSessions(state, options, { open, onChange, redraw: schedule });
@@ -170,6 +171,7 @@ function connect(
     now,
     flush: schedule,
     editDraft,
+    releaseOlder: () => reopenAtTail(state, deps()),
     cards,
     clipboard: (text) => parts.program._write(clipboardSequence(text)),
   };

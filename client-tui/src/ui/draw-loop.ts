@@ -50,6 +50,8 @@ export function createDrawLoop(options: DrawLoopOptions): DrawLoop {
     syncPrompt(state, t);
     writer.draw(frameOf(state, screen, { ...parts, now: t }));
     expiry.arm();
+    // A render at a new width that ran out of its budget goes on in the next draw.
+    if (state.open?.renderedFrom?.complete === false) scheduler.schedule();
   });
   return {
     scheduler,

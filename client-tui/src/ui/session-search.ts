@@ -98,6 +98,7 @@ export function createTuiSearch(deps: SearchDeps): TuiSearch {
         }),
         view: createConversationView(deps.bodyHeight()),
         renderedFrom: undefined,
+        olderPages: 0,
         window: historyAsSessionWindow(window),
       };
       await window.opened;

@@ -24,6 +24,8 @@ export interface OpenSession {
   renderer: ConversationRenderer;
   facts: PathFacts;
   readonly view: ConversationView;
+  /** Older pages loaded into the window since it opened (End releases them past a few). */
+  olderPages: number;
   /** The window state, width, running and streaming flags the view's items were rendered from. */
   renderedFrom:
     | {
@@ -32,6 +34,8 @@ export interface OpenSession {
         running: boolean;
         streaming: boolean;
         renderer: ConversationRenderer;
+        /** False while items of an earlier width remain (the next draw goes on). */
+        complete: boolean;
       }
     | undefined;
 }
