@@ -52,6 +52,8 @@ export function setup(
     approve: (_id, approvalId, decision) => record(`approve ${approvalId} ${decision}`),
     answer: (_id, questionId, answers) => record(`answer ${questionId} ${JSON.stringify(answers)}`),
     createSession: () => Promise.resolve({ id: 'new' }),
+    update: (id, change) => record(`update ${id} ${JSON.stringify(change)}`),
+    remove: (id) => record(`remove ${id}`).then(() => ({ trashPath: `/trash/${id}` })),
   };
   const window = {
     state: {
@@ -74,10 +76,11 @@ export function setup(
     open: {
       id: 's1',
       window,
-      renderer: { render: () => [] },
+      renderer: { render: () => [], complete: true },
       facts: { cwd: '/p', home: '/h' },
       view: createConversationView(10),
       renderedFrom: undefined,
+      olderPages: 0,
     },
     composer: createComposer(),
     inputMode: 'prompt',
@@ -98,6 +101,10 @@ export function setup(
     picker: undefined,
     searchLine: undefined,
     pendingHit: undefined,
+    canPrompt: true,
+    allSearch: undefined,
+    showArchived: false,
+    manage: undefined,
   };
   const context: KeyContext = {
     actions,

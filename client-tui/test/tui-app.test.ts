@@ -133,6 +133,45 @@ describe('createTuiApp() on a virtual 80x24 terminal against a real host', () =>
       resized.dispose();
     }
   });
+
+  it('End after paging far back reopens the window at its tail, releasing the older pages', async () => {
+    const journal = await host.store.create({ cwd: dataDir, title: 'Paged', model: 'demo' });
+    await journal.append(
+      Array.from({ length: 400 }, (_, i) =>
+        agentTurn({ turn: i + 1, user: `paged question ${i}`, close: `paged answer ${i}` }),
+      ).flat(),
+    );
+    const term = createVirtualTerminal(80, 24);
+    const client = createTuiApp({
+      client: createSessionClient(host.url),
+      hostLabel: 'test',
+      input: term.input,
+      output: term.output,
+      colorDepth: 256,
+      mouse: false,
+      sessionId: journal.header.sessionId,
+    });
+    const nodes = () => client.state.open?.window.state.snapshot.nodes.length ?? 0;
+    try {
+      await until(() => term.lines().join('\n').includes('paged answer 399'), 'the tail', term);
+      const tail = nodes();
+      term.type('\x1b'); // composer -> conversation
+      for (let page = 0; page < 4; page++) {
+        const before = nodes();
+        term.type('g');
+        await until(() => nodes() > before, `older page ${page + 1}`, term);
+      }
+      const paged = nodes();
+      expect(paged).toBeGreaterThan(tail * 2);
+      term.type('\x1b[F'); // End
+      await until(() => nodes() === tail, 'the window back at its tail', term);
+      await until(() => term.lines().join('\n').includes('paged answer 399'), 'the bottom', term);
+      expect(client.state.open?.olderPages).toBe(0);
+    } finally {
+      client.close();
+      term.dispose();
+    }
+  });
 });
 
 /** Resolves once `count` has not changed for 500 ms (at most 10 s). */

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { agentTurn } from '@dsh/fixtures';
 import { ripgrepAbsent, writeNeedleJournal } from '@dsh/journal-file/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conversationPane, launchTui, tmuxMissing } from './launch-tui.js';
@@ -61,5 +62,70 @@ describe.skipIf(skip)('dsh tui in tmux: search', () => {
       'the live tail',
       60_000,
     );
+  }, 240_000);
+
+  it('/ in the session list searches every session; Enter opens a hit in its session, far back too', async () => {
+    for (const [title, text] of [
+      ['Garage', 'the capacitor in the garage'],
+      ['Lab', 'a capacitor on the lab bench'],
+    ] as const) {
+      const journal = await host.store.create({ cwd: dataDir, title, model: 'demo' });
+      await journal.append(agentTurn({ turn: 1, user: text, close: `${title} answered.` }));
+    }
+    tmux?.kill();
+    const t = (tmux = launchTui(host.url, 'million', { cols: 80, rows: 24 }));
+    await t.waitFor((s) => s.includes('nothing changed') && s.includes('Lab'), 'the tail', 60_000);
+    t.keys('Tab', 'Tab');
+    await t.waitFor((s) => s.includes('/ search all'), 'the session list focused');
+    t.keys('/');
+    await t.waitFor((s) => s.startsWith('Search all sessions'), 'the search');
+    t.text('capacitor');
+    t.keys('Enter');
+    const listed = await t.waitFor(
+      (s) =>
+        /\d\+? hits/.test(s) &&
+        s.includes('Garage') &&
+        s.includes('Lab') &&
+        s.includes('seq 100000'),
+      'hits of three sessions',
+      60_000,
+    );
+    expect(listed).toContain('the capacitor in the garage');
+    expect(listed).toContain('a capacitor on the lab bench');
+    // Open the far hit of the million-event session: its page comes in, the hit selected.
+    const rows = listed.split('\n');
+    const far = rows.findIndex((row) => row.includes('seq 100000'));
+    const first = rows.findIndex((row) => row.includes('▌'));
+    for (let i = 0; i < (far - first) / 2; i++) t.keys('Down');
+    t.keys('Enter');
+    const opened = await t.waitFor(
+      (s) =>
+        !s.startsWith('Search all') && s.includes('flux capacitor') && s.includes('seq 100000'),
+      'the far hit opened',
+      60_000,
+    );
+    const selected = conversationPane(opened)
+      .split('\n')
+      .find((row) => row.includes('flux capacitor'));
+    expect(selected?.trimStart().startsWith('▌')).toBe(true);
+
+    // A hit in another session opens that session, at a wide size too.
+    t.resize(140, 40);
+    t.keys('Tab'); // the conversation has focus after opening a hit
+    await t.waitFor((s) => s.includes('/ search all'), 'the session list focused');
+    t.keys('/');
+    t.text('lab bench');
+    t.keys('Enter');
+    await t.waitFor((s) => s.includes('1 hits') && s.includes('Lab'), 'the lab hit', 60_000);
+    t.keys('Enter');
+    const lab = await t.waitFor(
+      (s) => (s.split('\n')[0] ?? '').includes('Lab') && s.includes('Lab answered.'),
+      'the Lab session',
+      60_000,
+    );
+    const labRow = conversationPane(lab)
+      .split('\n')
+      .find((row) => row.includes('lab bench'));
+    expect(labRow?.trimStart().startsWith('▌')).toBe(true);
   }, 240_000);
 });

@@ -1,4 +1,4 @@
-import type { PendingItem, ToolCallBlock } from '@dsh/card-models';
+import type { PendingItem, SessionLink, ToolCallBlock } from '@dsh/card-models';
 import type { StyledLine } from '../text/styled-line.js';
 
 /**
@@ -14,6 +14,8 @@ export interface ConversationItem {
   readonly pending?: PendingItem;
   /** The item's own text (a message as written, its Markdown source): what copying it gives. */
   readonly text?: string;
+  /** Another session the item leads to (a sub-agent's session, a parent): `l` opens it. */
+  readonly link?: SessionLink;
   /** The full view of the item for the details pane, at `width`. */
   readonly details: (width: number) => StyledLine[];
 }

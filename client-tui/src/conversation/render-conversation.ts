@@ -15,6 +15,23 @@ import type { ConversationItem } from './conversation-item.js';
 import { nodeItems, partialItems, type NodeContext } from './render-node.js';
 
 /**
+ * A time budget for a render at a new width: nodes are drawn outward from the one of
+ * `focusItem` (an item index of the previous render: the first visible one) until
+ * `deadline` (`performance.now()`), and the rest keep their items at the previous width
+ * until a later render draws them.
+ */
+export interface RenderBudget {
+  readonly deadline: number;
+  readonly focusItem: number;
+}
+
+/** Earlier widths whose items a budgeted render may show until it reaches them. */
+const maxStaleWidths = 4;
+
+/** Nodes below the focus drawn first (the visible rows), before going outward both ways. */
+const focusAhead = 40;
+
+/**
  * Renders conversation snapshots into items, memoised on node identity and width: an
  * append re-renders only the nodes card-models replaced, so a long window costs O(new).
  */
@@ -28,8 +45,14 @@ export interface ConversationRenderer {
   render(
     snapshot: ConversationSnapshot,
     width: number,
-    options?: { readonly streaming?: boolean; readonly running?: boolean },
+    options?: {
+      readonly streaming?: boolean;
+      readonly running?: boolean;
+      readonly budget?: RenderBudget;
+    },
   ): ConversationItem[];
+  /** False when the last render left nodes at the previous width (its budget ran out). */
+  readonly complete: boolean;
 }
 
 /** Creates a renderer with its own memo (one per session view). */
@@ -38,6 +61,19 @@ export function createConversationRenderer(
 ): ConversationRenderer {
   let memoWidth = -1;
   let memo = new WeakMap<ConversationNode, ConversationItem[]>();
+  // Items of earlier widths (newest first), used for nodes a budgeted render has not reached
+  // yet: a resize during a resize may find a node drawn only two widths ago.
+  let stale: WeakMap<ConversationNode, ConversationItem[]>[] = [];
+  const staleItems = (node: ConversationNode) => {
+    for (const memoOf of stale) {
+      const items = memoOf.get(node);
+      if (items !== undefined) return items;
+    }
+    return undefined;
+  };
+  // The node index of each item of the last render (to find the budget's focus node).
+  let itemNodes: number[] = [];
+  let complete = true;
   // Stream renderers of the partial's text blocks; dropped when another partial streams.
   let streams = new Map<string, MarkdownStream>();
   let streamsOf: number | undefined;
@@ -49,9 +85,26 @@ export function createConversationRenderer(
     }
     return stream;
   };
+  const draw = (node: ConversationNode, nodeContext: NodeContext): ConversationItem[] => {
+    let drawn = memo.get(node);
+    if (!drawn) {
+      drawn = nodeItems(node, nodeContext);
+      memo.set(node, drawn);
+    }
+    return drawn;
+  };
   return {
+    get complete() {
+      return complete;
+    },
     render(snapshot, width, options = {}) {
       if (width !== memoWidth) {
+        // The oldest is the last complete render: it holds every node the others lack.
+        const earlier = memoWidth >= 0 ? [memo, ...stale] : [];
+        stale =
+          earlier.length > maxStaleWidths
+            ? [...earlier.slice(0, maxStaleWidths - 1), ...earlier.slice(-1)]
+            : earlier;
         memo = new WeakMap();
         memoWidth = width;
       }
@@ -65,29 +118,65 @@ export function createConversationRenderer(
         closing.size > 0
           ? deliverablesByTurn(snapshot.nodes, context.card.facts)
           : new Map<number, Deliverable[]>();
+      const nodes = snapshot.nodes;
+      if (options.budget !== undefined && stale.length > 0) {
+        const focus =
+          itemNodes[Math.min(options.budget.focusItem, itemNodes.length - 1)] ?? nodes.length - 1;
+        drawNear(nodes, focus, options.budget.deadline, (node) => draw(node, nodeContext));
+      }
+      complete = true;
       const items: ConversationItem[] = [];
-      for (const node of snapshot.nodes) {
+      const owners: number[] = [];
+      for (const [index, node] of nodes.entries()) {
         let drawn = memo.get(node);
-        if (!drawn) {
-          drawn = nodeItems(node, nodeContext);
-          memo.set(node, drawn);
-        }
+        if (drawn === undefined && options.budget !== undefined) drawn = staleItems(node);
+        if (drawn === undefined) drawn = draw(node, nodeContext);
+        else if (!memo.has(node)) complete = false;
         items.push(...drawn);
+        for (let i = 0; i < drawn.length; i++) owners.push(index);
         const turn = closing.get(node);
         const produced = turn === undefined ? undefined : files.get(turn);
         if (turn !== undefined && produced !== undefined && produced.length > 0) {
           items.push(deliverablesItem(turn, produced, width));
+          owners.push(index);
         }
       }
+      if (complete) stale = [];
       if (snapshot.partial) {
         items.push(...partialItems(snapshot.partial, nodeContext, options.streaming ?? true));
       }
       for (const view of pendingViews(snapshot.pending, options.running ?? false)) {
         items.push(pendingItem(view, width));
       }
+      while (owners.length < items.length) owners.push(nodes.length - 1);
+      itemNodes = owners;
       return items;
     },
   };
+}
+
+/**
+ * Draws nodes outward from `focus` until `deadline`: first the ones below it (the rows on
+ * screen), then alternately above and below.
+ */
+function drawNear(
+  nodes: readonly ConversationNode[],
+  focus: number,
+  deadline: number,
+  draw: (node: ConversationNode) => void,
+): void {
+  const at = Math.min(Math.max(0, focus), nodes.length - 1);
+  const order: number[] = [];
+  for (let i = at; i < Math.min(nodes.length, at + focusAhead); i++) order.push(i);
+  for (let up = at - 1, down = at + focusAhead; up >= 0 || down < nodes.length; up--, down++) {
+    if (up >= 0) order.push(up);
+    if (down < nodes.length) order.push(down);
+  }
+  for (const index of order) {
+    const node = nodes[index];
+    if (node !== undefined) draw(node);
+    if (performance.now() > deadline) return;
+  }
 }
 
 /** The last assistant node of each turn in the window: deliverables are drawn under it. */

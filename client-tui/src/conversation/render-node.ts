@@ -4,6 +4,7 @@ import {
   type AssistantBlock,
   type ConversationNode,
   type PartialMessage,
+  type SessionLink,
 } from '@dsh/card-models';
 import { TurnEndReason } from '@dsh/gen/events';
 import { renderToolCard } from '../cards/render-tool-card.js';
@@ -83,14 +84,26 @@ function cardItem(
   block: ConversationItem['block'] & object,
   context: NodeContext,
 ): ConversationItem {
-  const draw = (width: number, mode: 'conversation' | 'details') =>
-    renderToolCard(block, context.registry, { ...context.card, width, mode });
+  const draw = (width: number, mode: 'conversation' | 'details') => {
+    const lines = renderToolCard(block, context.registry, { ...context.card, width, mode });
+    return link === undefined ? lines : [...lines, linkLine(link, width)];
+  };
+  const link = context.card.cards.card(block, context.card.facts).link;
   return {
     key,
     block,
     lines: draw(context.width, 'conversation'),
     details: (w) => draw(w, 'details'),
+    ...(link !== undefined ? { link } : {}),
   };
+}
+
+/** The line under an item that leads to another session: what `l` opens. */
+function linkLine(link: SessionLink, width: number): StyledLine {
+  return truncateLine(
+    [seg('  ↪ ', theme.link), seg(oneLine(link.label), theme.link), seg(' (l)', theme.dim)],
+    width,
+  );
 }
 
 function textItem(
@@ -206,12 +219,15 @@ export function nodeItems(node: ConversationNode, context: NodeContext): Convers
       return [textItem(key, (w) => message(`steer: ${text}`, w, '↪', theme.notice), width, text)];
     }
     case 'context': {
-      const { label, text } = contextView(node);
-      const draw = (w: number, full: boolean) =>
-        full
+      const { label, text, link } = contextView(node);
+      const draw = (w: number, full: boolean) => {
+        const lines = full
           ? message(`${label}\n${text}`, w, '·', theme.dim, theme.dim)
           : [truncateLine([seg(`· ${label}: `, theme.dim), seg(oneLine(text), theme.dim)], w)];
-      return [textItem(key, draw, width, text)];
+        return link === undefined ? lines : [...lines, linkLine(link, w)];
+      };
+      const item = textItem(key, draw, width, text);
+      return [link === undefined ? item : { ...item, link }];
     }
     case 'tool-result':
       return [cardItem(`call:${node.tool.callId}`, node.tool, context)];

@@ -1,7 +1,17 @@
-import { loadOlderAtTop, onCommon, requestQuit, type Key, type KeyContext } from './key-actions.js';
+import {
+  flash,
+  loadOlderAtTop,
+  onCommon,
+  requestQuit,
+  type Key,
+  type KeyContext,
+} from './key-actions.js';
 import { copySelected } from './copy-item.js';
 import { fileViewOf, openSessionFacts } from './file-view.js';
 import type { TuiState } from './tui-state.js';
+
+/** Older pages a window keeps when End follows the bottom again; more are released. */
+export const releaseAfterPages = 2;
 
 /**
  * Keys of the conversation pane: cards, scrolling, details, the file view, copying. Letters
@@ -45,6 +55,7 @@ export function onConversation(
     case 'S-g':
     case 'end':
       view?.follow();
+      if (open !== undefined && open.olderPages > releaseAfterPages) context.releaseOlder?.();
       return 'handled';
     case 'enter':
     case 'return': {
@@ -65,6 +76,18 @@ export function onConversation(
     case 'S-y':
       copySelected(state, context, 'command');
       return 'handled';
+    case 'l': {
+      const link = view?.items[view.selected]?.link;
+      if (link) context.open(link.sessionId);
+      else flash(state, context, 'this item leads to no other session');
+      return 'handled';
+    }
+    case 'u': {
+      const parent = open ? state.list?.sessions.get(open.id)?.parentId : undefined;
+      if (parent) context.open(parent);
+      else flash(state, context, 'this session has no parent session');
+      return 'handled';
+    }
     case 'i':
     case 'escape':
       state.focus = 'input';

@@ -1,29 +1,25 @@
-import { createTuiSearch } from './session-search.js';
-import { createCardCache } from '@dsh/card-models';
-import { createSessionList, type BackoffOptions, type SessionList } from '@dsh/client-live';
+import { createCardCache, type CardCache } from '@dsh/card-models';
+import type { BackoffOptions, SessionList } from '@dsh/client-live';
 import type { Readable, Writable } from 'node:stream';
 import type { Widgets } from 'reblessed';
 import { createTuiRegistry } from '../cards/tui-registry.js';
+import type { TuiRendererRegistry } from '../cards/card-renderer.js';
 import type { ColorDepth } from '../text/color-depth.js';
 import type { SessionClient } from '../data/session-client.js';
 import { disableBracketedPaste, enableBracketedPaste, filterPastes } from './bracketed-paste.js';
-import { createTuiScreen, listenToScreen } from './create-screen.js';
-import { drawTui, paneLayout, type DrawContext } from './draw-tui.js';
-import { prepareDraw } from './prepare-draw.js';
-import { createDraftEditor } from './draft-editor.js';
-import type { SuspendableProgram } from './edit-in-editor.js';
-import { handleKey, type KeyContext } from './handle-key.js';
-import { syncPrompt } from './prompt-keys.js';
-import { createRenderScheduler } from './render-scheduler.js';
-import { createSessionActions } from './session-actions.js';
-import { createTerminalWriter } from './terminal-writer.js';
-import type { Frame } from './frame.js';
-import { createTuiState, type TuiState } from './tui-state.js';
-import { createExpiryTimer } from './expiry-timer.js';
-import { forgetFailureOnReconnect } from './status-line.js';
-import { openSession } from './open-session.js';
-import { createSessionObserver } from './session-observer.js';
 import { clipboardSequence } from './copy-item.js';
+import { createTuiScreen, listenToScreen } from './create-screen.js';
+import { createDraftEditor, type DraftEditor } from './draft-editor.js';
+import { createDrawLoop, type DrawLoop } from './draw-loop.js';
+import { paneLayout } from './draw-tui.js';
+import type { SuspendableProgram } from './edit-in-editor.js';
+import { followSessions } from './follow-sessions.js';
+import { handleKey, type KeyContext } from './handle-key.js';
+import { openSession, reopenAtTail, type OpenDeps } from './open-session.js';
+import { createSessionActions } from './session-actions.js';
+import { createTuiSearch } from './session-search.js';
+import { forgetFailureOnReconnect } from './status-line.js';
+import { createTuiState, type TuiState } from './tui-state.js';
 
 /** Options of `createTuiApp`. */
 export interface TuiAppOptions {
@@ -64,6 +60,17 @@ export interface TuiApp {
   close(): void;
 }
 
+/** The parts of a running client that its keys and data act on. */
+interface AppParts {
+  readonly options: TuiAppOptions;
+  readonly state: TuiState;
+  readonly screen: Widgets.Screen;
+  readonly program: SuspendableProgram;
+  readonly loop: DrawLoop;
+  readonly registry: TuiRendererRegistry;
+  readonly cards: CardCache;
+}
+
 /**
  * Starts the terminal client: the live session list and the open session's window
  * (client-live's shared data path), composed into frames the client draws itself and
@@ -75,121 +82,48 @@ export function createTuiApp(options: TuiAppOptions): TuiApp {
   const pastes = filterPastes(options.input, (text, cut) => draft.paste(text, cut));
   const screen = createTuiScreen({ ...options, input: pastes.input });
   const program = (screen as unknown as { program: SuspendableProgram }).program;
-  const writer = createTerminalWriter((text) => program._write(text), options.colorDepth);
   program._write(enableBracketedPaste);
+  const state = createTuiState();
   const registry = createTuiRegistry();
   const cards = createCardCache();
-  const state = createTuiState();
-  const observer = createSessionObserver({
+  const loop = createDrawLoop({
+    state,
+    screen,
     write: (data) => program._write(data),
+    colorDepth: options.colorDepth,
+    hostLabel: options.hostLabel,
+    registry,
+    cards,
     bell: options.bell ?? false,
     now,
   });
-  const expiry = createExpiryTimer(state, now, () => scheduler.schedule());
-  const scheduler = createRenderScheduler(() => {
-    const t = now();
-    observer.observe(state);
-    syncPrompt(state, t);
-    writer.draw(frameOf(state, screen, { hostLabel: options.hostLabel, now: t, registry, cards }));
-    expiry.arm();
-  });
+  const parts: AppParts = { options, state, screen, program, loop, registry, cards };
+  const { open, list, context } = connect(parts, now, () => void draft.edit());
+  let closed = false;
+  const draft = editorOf(parts, context, () => closed);
   let finish: () => void = () => {};
   const done = new Promise<void>((resolve) => (finish = resolve));
-  let closed = false;
-  let wasLive = false;
-  const onChange = () => {
-    wasLive = forgetFailureOnReconnect(state, wasLive);
-    scheduler.schedule();
-  };
-  const open = (sessionId: string) => {
-    openSession(state, sessionId, {
-      client: options.client,
-      ...(options.backoff ? { backoff: options.backoff } : {}),
-      registry,
-      cards,
-      bodyHeight: paneLayout(screen.width as number, screen.height as number).bodyHeight,
-      onChange,
-    });
-    scheduler.schedule();
-  };
-  const list = followSessions(state, options, {
-    open,
-    onChange,
-    redraw: () => scheduler.schedule(),
-  });
-  const search = createTuiSearch({
-    client: options.client,
-    registry,
-    cards,
-    bodyHeight: () => paneLayout(screen.width as number, screen.height as number).bodyHeight,
-    onChange,
-  });
-  const context: KeyContext = {
-    search,
-    actions: createSessionActions(options.client),
-    open,
-    list,
-    now,
-    flush: () => scheduler.schedule(),
-    editDraft: () => void draft.edit(),
-    cards,
-    clipboard: (text) => program._write(clipboardSequence(text)),
-  };
-  const draft = createDraftEditor({
-    program,
-    input: options.input,
-    env: options.env ?? process.env,
-    editor: options.editor ?? true,
-    state,
-    context: () => context,
-    invalidate: () => writer.invalidate(),
-    schedule: () => scheduler.schedule(),
-    closed: () => closed,
-  });
   const onExit = () => options.output.write(disableBracketedPaste);
   process.once('exit', onExit);
-
   const close = () => {
     if (closed) return;
     closed = true;
-    expiry.dispose();
-    scheduler.dispose();
+    loop.dispose();
     list.close();
     state.open?.window.close();
     program._write(disableBracketedPaste);
-    observer.dispose();
     process.off('exit', onExit);
     pastes.dispose();
     screen.destroy();
     finish();
   };
-
-  listenToScreen(
-    screen,
-    {
-      key: (ch, key) => {
-        if (closed || draft.editing) return;
-        if (handleKey(state, ch, key, context) === 'quit') close();
-        else scheduler.schedule();
-      },
-      resize: () => {
-        writer.invalidate();
-        scheduler.schedule();
-      },
-      wheel: (rows) => {
-        state.open?.view.scroll(rows);
-        scheduler.schedule();
-      },
-    },
-    options.mouse,
-  );
-  scheduler.schedule();
-
+  listen(parts, context, { draft, closed: () => closed, close });
+  loop.scheduler.schedule();
   return {
     screen,
     state,
     get renders() {
-      return scheduler.renders;
+      return loop.scheduler.renders;
     },
     done,
     open,
@@ -198,45 +132,92 @@ export function createTuiApp(options: TuiAppOptions): TuiApp {
 }
 
 /**
- * Follows the host's session list into `state` (keeping the list cursor on a row) and
- * opens the first session once it loads: `options.sessionId`, else the newest. The home
- * folder for path facts arrives with the host's description.
+ * The client's data and what keys act on: opening a session (its live window), the
+ * session list, the open session's search and the key context over them.
  */
-function followSessions(
-  state: TuiState,
-  options: TuiAppOptions,
-  on: { open(sessionId: string): void; onChange(): void; redraw(): void },
-): SessionList {
-  const list = createSessionList({
+function connect(
+  parts: AppParts,
+  now: () => number,
+  editDraft: () => void,
+): { open(sessionId: string): void; list: SessionList; context: KeyContext } {
+  const { options, state, screen, loop, registry, cards } = parts;
+  const schedule = () => loop.scheduler.schedule();
+  const bodyHeight = () => paneLayout(screen.width as number, screen.height as number).bodyHeight;
+  let wasLive = false;
+  const onChange = () => {
+    wasLive = forgetFailureOnReconnect(state, wasLive);
+    schedule();
+  };
+  const deps = (): OpenDeps => ({
     client: options.client,
     ...(options.backoff ? { backoff: options.backoff } : {}),
-    onChange: (next) => {
-      state.list = next;
-      state.listCursor = Math.min(state.listCursor, Math.max(0, next.rows.length - 1));
-      if (!state.open && next.loaded) {
-        const first = options.sessionId ?? next.rows[0]?.summary.id;
-        if (first !== undefined) on.open(first);
-      }
-      on.onChange();
-    },
+    registry,
+    cards,
+    bodyHeight: bodyHeight(),
+    onChange,
   });
-  options.client.describeHost({}).then(
-    (host) => {
-      state.homeDir = host.homeDir;
-      on.redraw();
-    },
-    () => {},
-  );
-  return list;
+  const open = (sessionId: string) => {
+    openSession(state, sessionId, deps());
+    schedule();
+  };
+  const list = followSessions(state, options, { open, onChange, redraw: schedule });
+  const search = createTuiSearch({ client: options.client, registry, cards, bodyHeight, onChange });
+  const context: KeyContext = {
+    search,
+    searchAll: { client: options.client, openHit: (...args) => search.openHit(...args) },
+    actions: createSessionActions(options.client),
+    open,
+    list,
+    now,
+    flush: schedule,
+    editDraft,
+    releaseOlder: () => reopenAtTail(state, deps()),
+    cards,
+    clipboard: (text) => parts.program._write(clipboardSequence(text)),
+  };
+  return { open, list, context };
 }
 
-/** One frame of `state` at the screen's size: `prepareDraw` updates, then `drawTui` reads. */
-function frameOf(
-  state: TuiState,
-  screen: Widgets.Screen,
-  parts: Omit<DrawContext, 'cols' | 'rows'>,
-): Frame {
-  const context = { ...parts, cols: screen.width as number, rows: screen.height as number };
-  prepareDraw(state, context);
-  return drawTui(state, context);
+/** The draft's `$EDITOR` and pastes, over the client's terminal. */
+function editorOf(parts: AppParts, context: KeyContext, closed: () => boolean): DraftEditor {
+  const { options, state, program, loop } = parts;
+  return createDraftEditor({
+    program,
+    input: options.input,
+    env: options.env ?? process.env,
+    editor: options.editor ?? true,
+    state,
+    context: () => context,
+    invalidate: () => loop.writer.invalidate(),
+    schedule: () => loop.scheduler.schedule(),
+    closed,
+  });
+}
+
+/** Keys, resizes and the wheel of the screen, applied to the state and redrawn. */
+function listen(
+  parts: AppParts,
+  context: KeyContext,
+  app: { draft: DraftEditor; closed(): boolean; close(): void },
+): void {
+  const { state, screen, loop, options } = parts;
+  listenToScreen(
+    screen,
+    {
+      key: (ch, key) => {
+        if (app.closed() || app.draft.editing) return;
+        if (handleKey(state, ch, key, context) === 'quit') app.close();
+        else loop.scheduler.schedule();
+      },
+      resize: () => {
+        loop.writer.invalidate();
+        loop.scheduler.schedule();
+      },
+      wheel: (rows) => {
+        state.open?.view.scroll(rows);
+        loop.scheduler.schedule();
+      },
+    },
+    options.mouse,
+  );
 }

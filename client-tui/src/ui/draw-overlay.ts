@@ -4,6 +4,7 @@ import { truncateLine } from '../text/text-width.js';
 import { putLines, type Frame } from './frame.js';
 import { keyHelp } from './key-help.js';
 import { pickerLines } from './session-picker.js';
+import { allSearchLines } from './all-search.js';
 import type { TuiState } from './tui-state.js';
 
 function helpLines(cols: number): StyledLine[] {
@@ -59,17 +60,20 @@ function detailLines(state: TuiState, cols: number, height: number): StyledLine[
 }
 
 /**
- * Draws the session picker, the help screen or the details view over the frame (all rows
+ * Draws the session picker, the all-sessions search, the help screen or the details view
+ * over the frame (all rows
  * but the last).
  */
 export function drawOverlay(frame: Frame, state: TuiState, now: number): boolean {
-  if (!state.picker && !state.help && !state.details) return false;
+  if (!state.picker && !state.allSearch && !state.help && !state.details) return false;
   const height = Math.max(1, frame.rows - 1);
   const lines = state.picker
     ? pickerLines(state, frame.cols, height, now)
-    : state.help
-      ? helpLines(frame.cols)
-      : detailLines(state, frame.cols, height);
+    : state.allSearch
+      ? allSearchLines(state, frame.cols, height)
+      : state.help
+        ? helpLines(frame.cols)
+        : detailLines(state, frame.cols, height);
   putLines(frame, 0, 0, frame.cols, height, lines);
   return true;
 }

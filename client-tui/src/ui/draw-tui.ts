@@ -6,8 +6,11 @@ import { drawOverlay } from './draw-overlay.js';
 import { sessionTitle } from './session-title.js';
 import { createFrame, putLine, putLines, type Frame } from './frame.js';
 import { helpLine } from './key-help.js';
+import { listRows } from './list-rows.js';
 import { sessionListLines } from './session-list-lines.js';
+import { manageLines } from './session-manage.js';
 import { queueLines } from './prompt-queue.js';
+import { inputLocked } from './read-only.js';
 import { waitingSessions } from './status-facts.js';
 import { isLive, promptLines, statusLine } from './status-line.js';
 import type { TuiState } from './tui-state.js';
@@ -85,8 +88,18 @@ function headerLine(state: TuiState, context: DrawContext): StyledLine {
   );
 }
 
-/** The composer's rows (at most `composerMaxRows`, scrolled to the cursor) and its cursor. */
-function composerRows(state: TuiState, cols: number) {
+/**
+ * The composer's rows (at most `composerMaxRows`, scrolled to the cursor) and its cursor;
+ * a session that takes no input gets one row saying why, and no cursor.
+ */
+function composerRows(
+  state: TuiState,
+  cols: number,
+): { lines: StyledLine[]; cursor: { x: number; y: number } | undefined; rows: number } {
+  const locked = inputLocked(state);
+  if (locked !== undefined) {
+    return { lines: [[seg('⊘ ', theme.dim), seg(locked, theme.dim)]], cursor: undefined, rows: 1 };
+  }
   const label = state.inputMode === 'answer' ? 'answer› ' : '› ';
   const width = Math.max(1, cols - label.length);
   const layout = state.composer.layout(width);
@@ -113,7 +126,11 @@ function composerRows(state: TuiState, cols: number) {
 /** The panes of a frame of `state`: sized around its composer and its prompt bar. */
 export function frameLayout(state: TuiState, cols: number, rows: number) {
   const composer = composerRows(state, cols);
-  const prompt = [...promptLines(state, cols), ...queueLines(state, cols)];
+  const prompt = [
+    ...manageLines(state, cols),
+    ...promptLines(state, cols),
+    ...queueLines(state, cols),
+  ];
   return { composer, prompt, layout: paneLayout(cols, rows, composer.rows, prompt.length) };
 }
 
@@ -129,9 +146,9 @@ export function drawTui(state: TuiState, context: DrawContext): Frame {
   putLine(frame, 0, 0, cols, headerLine(state, context));
 
   if (layout.listWidth > 0) {
-    const listRows = state.list?.rows ?? [];
+    const rows = listRows(state);
     const listTop = Math.max(0, state.listCursor - layout.bodyHeight + 1);
-    const listLines = sessionListLines(listRows, {
+    const listLines = sessionListLines(rows, {
       width: layout.listWidth,
       cursor: state.listCursor,
       openId: state.open?.id,
@@ -141,7 +158,7 @@ export function drawTui(state: TuiState, context: DrawContext): Frame {
       titleOf: (summary) => sessionTitle(state, summary.id, summary),
     }).slice(listTop, listTop + layout.bodyHeight);
     if (!state.list?.loaded) listLines.push([seg('loading…', theme.dim)]);
-    else if (listRows.length === 0) listLines.push([seg('no sessions (n: new)', theme.dim)]);
+    else if (rows.length === 0) listLines.push([seg('no sessions (n: new)', theme.dim)]);
     putLines(frame, 0, 1, layout.listWidth, layout.bodyHeight, listLines);
     const bar = (i: number): StyledLine => [
       seg('│', i === 0 && state.focus === 'sessions' ? theme.bold : theme.dim),
@@ -162,7 +179,7 @@ export function drawTui(state: TuiState, context: DrawContext): Frame {
   putLine(frame, 0, rows - 1, cols, truncateLine([seg(helpLine(state.focus), theme.dim)], cols));
   const overlay = drawOverlay(frame, state, context.now);
   frame.cursor =
-    state.focus === 'input' && !overlay
+    state.focus === 'input' && !overlay && composer.cursor !== undefined
       ? { x: Math.min(cols - 1, composer.cursor.x), y: layout.composerTop + composer.cursor.y }
       : undefined;
   return frame;

@@ -12,6 +12,8 @@ import {
 import { onPrompt } from './prompt-keys.js';
 import { onPicker, openPicker } from './session-picker.js';
 import { onSearchKey } from './search-keys.js';
+import { onManage } from './session-manage.js';
+import { onAllSearch } from './all-search.js';
 import { onSessions } from './session-keys.js';
 import type { Focus, TuiState } from './tui-state.js';
 
@@ -73,6 +75,10 @@ export function handleKey(
   state.confirm = undefined;
   if (confirm?.kind === 'quit-running') return ch === 'y' ? 'quit' : 'handled';
   if (state.picker) return onPicker(state, ch, key, context);
+  if (onManage(state, ch, key, context)) return 'handled';
+  if (context.searchAll && onAllSearch(state, ch, key, context, context.searchAll)) {
+    return 'handled';
+  }
   if (context.search?.onKey(state, ch, key, context)) return 'handled';
   if (state.help) {
     state.help = false;

@@ -11,6 +11,7 @@ import {
 } from './key-actions.js';
 import { dropQueued, enqueuePrompt } from './prompt-queue.js';
 import { startAnswers, typeAnswer } from './question-answers.js';
+import { inputLocked } from './read-only.js';
 import type { TuiState } from './tui-state.js';
 
 /** True for the keys that put a line break into the draft: Ctrl+J (LF) and Alt+Enter. */
@@ -26,6 +27,22 @@ export function isNewlineKey(key: Key): boolean {
 }
 
 /**
+ * The composer of a session that takes no input: Esc leaves, C-d quits, every other key
+ * says why nothing is typed (the draft stays for the next session).
+ */
+function onLockedInput(
+  state: TuiState,
+  key: Key,
+  context: KeyContext,
+  reason: string,
+): 'quit' | 'handled' {
+  if (key.full === 'escape') state.focus = 'conversation';
+  else if (key.full === 'C-d') return requestQuit(state);
+  else flash(state, context, reason);
+  return 'handled';
+}
+
+/**
  * Keys of the composer: Enter sends (or answers a question), Ctrl+J / Alt+Enter break the
  * line, Ctrl+S steers, Ctrl+G or Ctrl+X Ctrl+E open `$EDITOR`, Esc leaves (and never
  * stops anything), Ctrl+D on an empty draft quits, the rest edits.
@@ -36,6 +53,8 @@ export function onInput(
   key: Key,
   context: KeyContext,
 ): 'quit' | 'handled' {
+  const locked = inputLocked(state);
+  if (locked !== undefined) return onLockedInput(state, key, context, locked);
   const open = state.open;
   const composer = state.composer;
   if (isNewlineKey(key)) {

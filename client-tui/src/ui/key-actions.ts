@@ -1,4 +1,5 @@
 import type { TuiSearch } from './session-search.js';
+import type { AllSearchDeps } from './all-search.js';
 import { pendingViews, type CardCache, type PendingItem } from '@dsh/card-models';
 import type { SessionList } from '@dsh/client-live';
 import type { Widgets } from 'reblessed';
@@ -25,6 +26,13 @@ export interface KeyContext {
   readonly clipboard: (text: string) => void;
   /** The open session's search (`/`, n, N); absent in tests that do not search. */
   readonly search?: TuiSearch;
+  /**
+   * Reopens the open session's live window at its tail once it is drawn, releasing the
+   * older pages it holds (End after paging far back); absent in tests.
+   */
+  readonly releaseOlder?: () => void;
+  /** The search of every session (`/` in the session list); absent in tests that do not search. */
+  readonly searchAll?: AllSearchDeps;
 }
 
 /** A key as reblessed reports it. */
@@ -58,7 +66,10 @@ export function report(
 export function loadOlderAtTop(state: TuiState): void {
   const open = state.open;
   if (!open) return;
-  if (open.view.frame().atTop && open.window.state.hasMore) void open.window.loadOlder();
+  if (open.view.frame().atTop && open.window.state.hasMore && !open.window.state.loadingOlder) {
+    open.olderPages++;
+    void open.window.loadOlder();
+  }
 }
 
 /** True while the open session runs a turn (as far as a live connection knows). */

@@ -30,19 +30,26 @@ export const keyHelp: readonly (readonly [string, string, string])[] = [
   ['conversation', 'Enter', 'details of the selected card (Esc or q closes)'],
   ['conversation', 'o', "the file's read view: the latest read of the card's path"],
   ['conversation', 'y / Y', 'copy the message or output / the command (OSC 52 clipboard)'],
+  ['conversation', 'l', "open the session a card leads to (a sub-agent's, a parent)"],
+  ['conversation', 'u', "open the parent of a sub-agent's session"],
   ['conversation', 'i / Esc', 'back to the composer'],
   ['conversation', 'r', 'reconnect now'],
   ['conversation', 'q', 'quit (asks while a turn runs)'],
   ['sessions', 'j k ↑ ↓', 'move'],
   ['sessions', 'Enter', 'open the session'],
   ['sessions', 'n', 'new session (in the host default directory)'],
+  ['sessions', '/', 'search every session: Enter runs, ↑ ↓ pick a hit, Enter opens it there'],
+  ['sessions', 'M-r / F2', 'rename (Enter sets the title, empty: back to the first prompt)'],
+  ['sessions', 'M-a', 'archive / unarchive'],
+  ['sessions', '.', 'show / hide archived sessions'],
+  ['sessions', 'M-d / Delete', 'delete (asks, naming the session: y deletes)'],
 ];
 
 /** The one-line hint for the focused pane, shown at the bottom. */
 export function helpLine(focus: Focus): string {
   switch (focus) {
     case 'sessions':
-      return 'j/k move  Enter open  n new  C-o find  Esc compose  q quit  ? help';
+      return 'j/k move  Enter open  / search all  n new  M-r rename  M-a archive  M-d delete  . archived  ? help';
     case 'conversation':
       return 'j/k cards  Enter details  y copy  PgUp older  End follow  i compose  C-o sessions  ? help';
     case 'input':

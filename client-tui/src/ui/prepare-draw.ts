@@ -5,7 +5,17 @@ import { isLive } from './status-line.js';
 import type { OpenSession, TuiState } from './tui-state.js';
 import { selectHit } from './session-search.js';
 
-/** Re-renders the open session's items when its window, width, facts or streaming changed. */
+/**
+ * Milliseconds a draw spends re-rendering items at a new width: the items on screen come
+ * first, the rest keep their previous width's lines (off screen, only their heights are
+ * off) and are drawn by the following draws.
+ */
+export const renderBudgetMs = 30;
+
+/**
+ * Re-renders the open session's items when its window, width, facts or streaming changed,
+ * or a budgeted render at a new width has nodes left.
+ */
 function renderOpen(open: OpenSession, state: TuiState, width: number, context: DrawContext) {
   const summary = state.list?.sessions.get(open.id);
   // Path facts come from the summary whenever it arrives (a new session's comes after it opens).
@@ -22,6 +32,7 @@ function renderOpen(open: OpenSession, state: TuiState, width: number, context: 
   const streaming = isLive(state) && isRunning;
   const from = open.renderedFrom;
   if (
+    from?.complete === false ||
     from?.state !== windowState ||
     from.width !== width ||
     from.running !== isRunning ||
@@ -29,8 +40,18 @@ function renderOpen(open: OpenSession, state: TuiState, width: number, context: 
     from.renderer !== open.renderer
   ) {
     const options = { streaming, running: isRunning };
-    open.view.setItems(open.renderer.render(windowState.snapshot, width, options));
-    open.renderedFrom = { ...options, state: windowState, width, renderer: open.renderer };
+    const budget = {
+      deadline: performance.now() + renderBudgetMs,
+      focusItem: open.view.frame().owners[0] ?? Number.MAX_SAFE_INTEGER,
+    };
+    open.view.setItems(open.renderer.render(windowState.snapshot, width, { ...options, budget }));
+    open.renderedFrom = {
+      ...options,
+      state: windowState,
+      width,
+      renderer: open.renderer,
+      complete: open.renderer.complete,
+    };
   }
 }
 

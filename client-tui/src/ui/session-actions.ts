@@ -32,6 +32,13 @@ export interface SessionActions {
     answers: readonly (readonly string[])[] | 'cancelled',
   ): Promise<string | undefined>;
   createSession(): Promise<{ id: string } | { error: string }>;
+  /** Renames (`title`) or archives / unarchives (`archived`) a session (`UpdateSession`). */
+  update(
+    sessionId: string,
+    change: { readonly title?: string; readonly archived?: boolean },
+  ): Promise<string | undefined>;
+  /** Moves a session to the host's trash (`DeleteSession`); resolves with where it went. */
+  remove(sessionId: string): Promise<{ trashPath: string } | { error: string }>;
 }
 
 const decisions = {
@@ -49,7 +56,10 @@ async function attempt(run: () => Promise<unknown>): Promise<string | undefined>
   }
 }
 
-/** Prompt, Cancel, Respond, Compact and CreateSession over `client`; failures become messages. */
+/**
+ * Prompt, Cancel, Respond, Compact, CreateSession, UpdateSession and DeleteSession over
+ * `client`; failures become messages.
+ */
 export function createSessionActions(client: SessionClient): SessionActions {
   return {
     async send(sessionId, text, mode) {
@@ -98,6 +108,15 @@ export function createSessionActions(client: SessionClient): SessionActions {
         const response = await client.createSession({});
         const id = response.session?.id;
         return id === undefined ? { error: 'the host returned no session' } : { id };
+      } catch (error) {
+        return { error: describeError(error) };
+      }
+    },
+    update: (sessionId, change) => attempt(() => client.updateSession({ sessionId, ...change })),
+    async remove(sessionId) {
+      try {
+        const { trashPath } = await client.deleteSession({ sessionId });
+        return { trashPath };
       } catch (error) {
         return { error: describeError(error) };
       }

@@ -1,14 +1,21 @@
 import { flash, onCommon, requestQuit, type Key, type KeyContext } from './key-actions.js';
+import { listRows } from './list-rows.js';
+import { beginAllSearch } from './all-search.js';
+import { askDelete, beginRename, toggleArchive, toggleShowArchived } from './session-manage.js';
 import type { TuiState } from './tui-state.js';
 
-/** Keys of the session list: move, open, create, quit. */
+/**
+ * Keys of the session list: move, open, create, quit; rename, archive and delete on keys
+ * that text typed in the wrong pane cannot produce (Alt chords, F2, Delete), and `.` to
+ * show archived sessions.
+ */
 export function onSessions(
   state: TuiState,
   ch: string | undefined,
   key: Key,
   context: KeyContext,
 ): 'quit' | 'handled' {
-  const rows = state.list?.rows ?? [];
+  const rows = listRows(state);
   switch (key.full) {
     case 'j':
     case 'down':
@@ -38,6 +45,23 @@ export function onSessions(
       return 'handled';
     case 'escape':
       state.focus = 'input';
+      return 'handled';
+    case 'M-r':
+    case 'f2':
+      beginRename(state);
+      return 'handled';
+    case 'M-a':
+      toggleArchive(state, context);
+      return 'handled';
+    case 'M-d':
+    case 'delete':
+      askDelete(state, context);
+      return 'handled';
+    case '/':
+      if (context.searchAll) beginAllSearch(state);
+      return 'handled';
+    case '.':
+      toggleShowArchived(state, context);
       return 'handled';
     case 'q':
       return requestQuit(state);

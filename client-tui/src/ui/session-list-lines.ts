@@ -24,14 +24,16 @@ function marker(summary: SessionRow['summary'], waiting: boolean) {
   if (waiting) return seg('⚑ ', theme.waiting);
   if (summary.running) return seg('● ', theme.running);
   if (summary.error !== '') return seg('! ', theme.error);
+  if (summary.archived) return seg('◌ ', theme.dim);
   return seg('  ');
 }
 
 /**
  * The session list as lines: children indented under parents (lineage), a marker (`⚑`
  * waiting for you: an approval or question pending, by the host's count or the open
- * session's own, `●` running, `!` unreadable), the title (or id), how long ago it
- * changed on the right, the open session in bold and the cursor row inverted.
+ * session's own, `●` running, `!` unreadable, `◌` archived with a dim title), the title
+ * (or id), how long ago it changed on the right, the open session in bold and the cursor
+ * row inverted.
  */
 export function sessionListLines(
   rows: readonly SessionRow[],
@@ -50,7 +52,7 @@ export function sessionListLines(
       [
         marker(summary, options.waiting.has(summary.id) || summary.pending > 0),
         seg(indent, theme.dim),
-        seg(title, open ? theme.bold : undefined),
+        seg(title, open ? theme.bold : summary.archived ? theme.dim : undefined),
       ],
       Math.max(4, options.width - age.length),
     );

@@ -5,6 +5,7 @@ import { oneLine } from '../cards/text-lines.js';
 import { seg, type StyledLine } from '../text/styled-line.js';
 import { lineWidth, truncateLine } from '../text/text-width.js';
 import type { Key, KeyContext } from './key-actions.js';
+import { listRows } from './list-rows.js';
 import { sessionTitle } from './session-title.js';
 import { relativeTime, timestampMs } from './relative-time.js';
 import { waitingSessions } from './status-facts.js';
@@ -28,7 +29,7 @@ export function pickerMatches(state: TuiState): SessionRow[] {
     .toLowerCase()
     .split(/\s+/)
     .filter((w) => w !== '');
-  const rows = state.list?.rows ?? [];
+  const rows = listRows(state);
   if (words.length === 0) return [...rows];
   return rows.filter((row) => {
     const { title, id, cwd } = row.summary;
@@ -110,7 +111,7 @@ export function pickerLines(
         seg(oneLine(picker.query)),
         seg('▏', theme.user),
         seg(
-          `  ${matches.length} of ${state.list?.rows.length ?? 0} · ↑↓ move · Enter open · Esc close`,
+          `  ${matches.length} of ${listRows(state).length} · ↑↓ move · Enter open · Esc close`,
           theme.dim,
         ),
       ],

@@ -34,6 +34,8 @@ export interface TuiSearch {
   onKey(state: TuiState, ch: string | undefined, key: Key, context: KeyContext): boolean;
   /** n / N: the next or previous hit, paged in and selected. */
   move(state: TuiState, context: KeyContext, step: 1 | -1): void;
+  /** Opens a hit's session (a hit of the all-sessions search) and selects the hit's item. */
+  openHit(state: TuiState, context: KeyContext, hit: SearchHit): void;
   /** Leaves a history window for the live one (G, End). False when the window is live. */
   backToLive(state: TuiState, open: (sessionId: string) => void): boolean;
 }
@@ -96,6 +98,7 @@ export function createTuiSearch(deps: SearchDeps): TuiSearch {
         }),
         view: createConversationView(deps.bodyHeight()),
         renderedFrom: undefined,
+        olderPages: 0,
         window: historyAsSessionWindow(window),
       };
       await window.opened;
@@ -175,6 +178,18 @@ export function createTuiSearch(deps: SearchDeps): TuiSearch {
         status(state, context, hit);
         context.flush();
       })();
+    },
+    openHit(state, context, hit) {
+      if (history !== undefined && history.sessionId !== hit.sessionId) {
+        history.window.close();
+        history = undefined;
+      }
+      context.open(hit.sessionId);
+      state.focus = 'conversation';
+      void show(state, context, hit).then(() => {
+        flash(state, context, `seq ${hit.seq} of this session${history ? ' · G live' : ''}`);
+        context.flush();
+      });
     },
     backToLive(state, open) {
       if (history === undefined || state.open?.id !== history.sessionId) return false;

@@ -7,6 +7,8 @@ import type { ConversationView } from './conversation-view.js';
 import type { HistoryBrowse } from './input-history.js';
 import type { QueuedPrompt } from './prompt-queue.js';
 import type { QuestionAnswers } from './question-answers.js';
+import type { ManageStep } from './session-manage.js';
+import type { AllSearch } from './all-search.js';
 
 /**
  * The pane with the keyboard. `prompt` is the bar of a pending approval or question: only
@@ -22,6 +24,8 @@ export interface OpenSession {
   renderer: ConversationRenderer;
   facts: PathFacts;
   readonly view: ConversationView;
+  /** Older pages loaded into the window since it opened (End releases them past a few). */
+  olderPages: number;
   /** The window state, width, running and streaming flags the view's items were rendered from. */
   renderedFrom:
     | {
@@ -30,6 +34,8 @@ export interface OpenSession {
         running: boolean;
         streaming: boolean;
         renderer: ConversationRenderer;
+        /** False while items of an earlier width remain (the next draw goes on). */
+        complete: boolean;
       }
     | undefined;
 }
@@ -97,6 +103,14 @@ export interface TuiState {
   searchLine: { query: string; editing: boolean } | undefined;
   /** A search hit to select once the conversation pane holds its item. */
   pendingHit: SearchHit | undefined;
+  /** False once the host says it cannot prompt (no `prompt` capability). */
+  canPrompt: boolean;
+  /** The search of every session (`/` in the session list), while it is open. */
+  allSearch: AllSearch | undefined;
+  /** Whether the session list shows archived sessions (`.` toggles). */
+  showArchived: boolean;
+  /** A rename being typed or a delete waiting for its `y`, from the session list. */
+  manage: ManageStep | undefined;
 }
 
 /** The state of a client that just started: focus in an empty composer, nothing open. */
@@ -125,5 +139,9 @@ export function createTuiState(): TuiState {
     picker: undefined,
     searchLine: undefined,
     pendingHit: undefined,
+    canPrompt: true,
+    allSearch: undefined,
+    showArchived: false,
+    manage: undefined,
   };
 }

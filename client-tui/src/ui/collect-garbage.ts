@@ -1,0 +1,33 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+// V8's collector, exposed once on first use; null where it cannot be.
+let collector: (() => void) | null | undefined;
+
+/**
+ * Gives the memory of a dropped window back: a full garbage collection after `delayMs`,
+ * and a second one a second later, which returns the pages the first one emptied (V8
+ * keeps them committed until then). V8 collects when a program allocates, and an idle
+ * client allocates next to nothing, so without this a window's released pages would stay
+ * resident until the next burst of work. The timers do not keep the process alive.
+ */
+export function releaseMemory(delayMs: number): void {
+  setTimeout(() => {
+    collectGarbage();
+    setTimeout(collectGarbage, 1_000).unref();
+  }, delayMs).unref();
+}
+
+/** Runs a full garbage collection now; a no-op where V8 does not allow it. */
+export function collectGarbage(): void {
+  if (collector === undefined) {
+    const own = (globalThis as { gc?: () => void }).gc;
+    try {
+      if (own === undefined) setFlagsFromString('--expose-gc');
+      collector = own ?? (runInNewContext('gc') as () => void);
+    } catch {
+      collector = null;
+    }
+  }
+  collector?.();
+}
