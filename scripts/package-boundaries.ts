@@ -74,6 +74,7 @@ export const directionRules: DirectionRules = {
   },
   '@dsh/journal': { source: ['@dsh/gen'], test: ['@dsh/fixtures'] },
   '@dsh/journal-file': { source: ['@dsh/gen', '@dsh/journal'], test: ['@dsh/fixtures'] },
+  '@dsh/journal-pg': { source: ['@dsh/gen', '@dsh/journal'], test: ['@dsh/fixtures'] },
   '@dsh/tools': {
     source: ['@dsh/gen', '@dsh/card-models/contract'],
     test: ['@dsh/fixtures', '@dsh/card-models'],
