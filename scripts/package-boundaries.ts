@@ -109,6 +109,8 @@ export const directionRules: DirectionRules = {
     source: [
       '@dsh/journal',
       '@dsh/journal-file',
+      // `dsh serve --store postgres://...`.
+      '@dsh/journal-pg',
       '@dsh/tools',
       '@dsh/providers',
       '@dsh/agent',
@@ -119,7 +121,7 @@ export const directionRules: DirectionRules = {
       '@dsh/client-tui',
     ],
     // End-to-end tests check what a client would show with the clients' own models.
-    test: ['@dsh/gen', '@dsh/fixtures', '@dsh/card-models'],
+    test: ['@dsh/gen', '@dsh/fixtures', '@dsh/card-models', '@dsh/journal-pg/test-kit'],
   },
   '@dsh/client-live': {
     source: ['@dsh/gen', '@dsh/backoff', '@dsh/card-models'],
