@@ -143,6 +143,8 @@ export const directionRules: DirectionRules = {
       '@dsh/fixtures',
       '@dsh/journal',
       '@dsh/journal-file',
+      // The PostgreSQL rows start a temporary cluster with its test kit.
+      '@dsh/journal-pg',
       '@dsh/server',
       // The `dsh` bin, for cold figures from a fresh host process.
       '@dsh/cli',

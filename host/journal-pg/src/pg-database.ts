@@ -35,7 +35,10 @@ export class PgDatabase {
     this.location = options.location;
     this.clientConfig = {
       connectionString: options.url,
-      options: `-c search_path=${options.schema}`,
+      // Every journal query is a primary-key point or range read. With the statistics of a
+      // session loaded moments ago, the planner may pick a bitmap scan that sorts all of
+      // a session's message starts before the LIMIT (O(session)); an index scan never does.
+      options: `-c search_path=${options.schema} -c enable_bitmapscan=off`,
       types,
       connectionTimeoutMillis: 10_000,
       application_name: 'dsh',

@@ -1,7 +1,9 @@
 import type { SessionEvent } from '@dsh/gen/events';
 import {
+  checkEventHead,
   decodeEventLine,
-  eventType,
+  eventFromHead,
+  type EventHead,
   JournalError,
   type EventPayload,
   type JournalHead,
@@ -122,23 +124,32 @@ export class PgJournalLog implements JournalLog {
     await this.checkRange(from, to);
     if (from === to) return [];
     const params: unknown[] = [this.id, from, to];
-    let bound = '';
+    const where: string[] = [];
     if (options?.maxBytes !== undefined) {
       params.push(options.maxBytes);
-      bound =
-        'AND (seq = $2 OR end_bytes <= $4 + coalesce((SELECT end_bytes FROM events ' +
-        'WHERE session_id = $1 AND seq = $2 - 1), 0))';
+      where.push(
+        `(seq = $2 OR end_bytes <= $${params.length} + coalesce((SELECT end_bytes FROM events ` +
+          'WHERE session_id = $1 AND seq = $2 - 1), 0))',
+      );
+    }
+    const projected = options?.fields === 'projections';
+    const { reads } = this.host.projections;
+    if (projected) {
+      params.push([...reads.keys()]);
+      where.push(`type = ANY($${params.length}::text[])`);
     }
     const rows = await this.host.db.query<{ seq: number; line: string }>(
       `session ${this.id}: cannot read events ${from}..${to}`,
-      `SELECT seq, line FROM events WHERE session_id = $1 AND seq >= $2 AND seq < $3 ${bound}
-       ORDER BY seq`,
+      `SELECT seq, line FROM events WHERE session_id = $1 AND seq >= $2 AND seq < $3
+       ${where.map((w) => `AND ${w}`).join(' ')} ORDER BY seq`,
       params,
     );
-    const events = rows.map((row) => this.decode(row));
-    if (options?.fields !== 'projections') return events;
-    const { reads } = this.host.projections;
-    return events.filter((event) => reads.has(eventType(event)));
+    if (!projected) return rows.map((row) => this.decode(row));
+    // Only the payload fields a projection reads are decoded (a tool result's content is not).
+    return rows.map((row) => {
+      const head = this.lineHead(row);
+      return eventFromHead(head, reads.get(head.type));
+    });
   }
 
   async bytes(from: number, to: number): Promise<number> {
@@ -265,13 +276,28 @@ export class PgJournalLog implements JournalLog {
 
   private decode(row: { seq: number; line: string }): SessionEvent {
     const decoded = decodeEventLine(row.line, row.seq);
-    if (!decoded.ok) {
-      throw new JournalError('corrupt', `session ${this.id}: event ${row.seq}: ${decoded.error}`, {
-        sessionId: this.id,
-        line: row.seq + 2,
-      });
-    }
+    if (!decoded.ok) throw this.corrupt(row.seq, decoded.error);
     return decoded.value;
+  }
+
+  /** The checked head of a row's line, its payload not decoded. */
+  private lineHead(row: { seq: number; line: string }): EventHead {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(row.line);
+    } catch (error) {
+      throw this.corrupt(row.seq, (error as Error).message);
+    }
+    const head = checkEventHead(parsed, row.seq);
+    if (!head.ok) throw this.corrupt(row.seq, head.error);
+    return head.value;
+  }
+
+  private corrupt(seq: number, reason: string): JournalError {
+    return new JournalError('corrupt', `session ${this.id}: event ${seq}: ${reason}`, {
+      sessionId: this.id,
+      line: seq + 2,
+    });
   }
 
   /** Refuses a range outside 0..length (reading the end only when the known one is short). */
