@@ -5,7 +5,7 @@ import { generateLongSession, userMessage, type Payload } from '@dsh/fixtures';
 import { openJournalStore, type Journal, type JournalStore } from '@dsh/journal';
 import { createJournalStore } from '@dsh/journal-file';
 import { createPgJournalBackend, type PgJournalBackend } from '@dsh/journal-pg';
-import { postgresMissing, startPostgres, type TestPostgres } from '@dsh/journal-pg/test-kit';
+import { postgresMissing, startPostgres } from '@dsh/journal-pg/test-kit';
 import { percentile, sample, since, type BenchRow } from './bench-row.js';
 
 /** Events per append while a long session is loaded. */
