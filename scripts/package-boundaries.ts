@@ -121,7 +121,13 @@ export const directionRules: DirectionRules = {
       '@dsh/client-tui',
     ],
     // End-to-end tests check what a client would show with the clients' own models.
-    test: ['@dsh/gen', '@dsh/fixtures', '@dsh/card-models', '@dsh/journal-pg/test-kit'],
+    test: [
+      '@dsh/gen',
+      '@dsh/fixtures',
+      '@dsh/card-models',
+      '@dsh/journal-pg/test-kit',
+      '@dsh/journal/conformance',
+    ],
   },
   '@dsh/client-live': {
     source: ['@dsh/gen', '@dsh/backoff', '@dsh/card-models'],

@@ -92,6 +92,8 @@ limits (see host/README.server.md):
   -v, --version     show the version
 
        dsh import claude-code [DIR|FILE] [--data-dir DIR]   (see dsh import --help)
+       dsh migrate --from DIR|URL --to URL|DIR   copy sessions between the file and
+                                 PostgreSQL stores      (see dsh migrate --help)
        dsh tui [--host URL]      the terminal client          (see dsh tui --help)
        dsh ssh [--port N]        the terminal client over SSH (see dsh ssh --help)
 `;
