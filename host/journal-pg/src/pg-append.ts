@@ -14,6 +14,8 @@ import {
   type JournalHeader,
   type LogAppendOptions,
   type ProjectionRegistry,
+  type ProjectionStates,
+  type SessionFacts,
 } from '@dsh/journal';
 import { factsOf } from './pg-rows.js';
 
@@ -32,22 +34,33 @@ interface LockedSession {
   readonly states: JsonValue;
 }
 
+/** A session's end as its last append left it: what the next append folds on. */
+export interface AppendBase {
+  readonly length: number;
+  readonly bytes: number;
+  readonly facts: SessionFacts;
+  readonly states: ProjectionStates;
+}
+
+/** The events an append wrote and the end it left. */
+export interface AppendResult {
+  readonly events: SessionEvent[];
+  readonly end: AppendBase;
+}
+
 /**
  * Appends at `options.expectedSeq` inside the caller's transaction: locks the session
  * row (so writers on every host take turns), refuses a seq other than its length with
- * `conflict`, then in one statement writes the events, their message starts and the
- * checkpoints they complete, advances the row's end and catalog facts, and notifies the
- * channel, which PostgreSQL delivers on commit. The (session, seq) primary key refuses a
- * second writer at the same seq even past the lock.
+ * `conflict`, then writes everything in one statement (`writeAppend`). The (session, seq)
+ * primary key refuses a second writer at the same seq even past the lock.
  */
 export async function appendInTransaction(
   client: pg.PoolClient,
   context: AppendContext,
   payloads: readonly EventPayload[],
   options: LogAppendOptions,
-): Promise<SessionEvent[]> {
-  const { header, projections } = context;
-  const id = header.sessionId;
+): Promise<AppendResult> {
+  const id = context.header.sessionId;
   const { rows } = await client.query<LockedSession>(
     'SELECT length, bytes, facts, states FROM sessions WHERE session_id = $1 FOR UPDATE',
     [id],
@@ -61,13 +74,39 @@ export async function appendInTransaction(
         '(another writer appended first)',
     );
   }
-  const prepared = prepareAppend(id, session.length, payloads, options);
+  const base: AppendBase = {
+    length: session.length,
+    bytes: session.bytes,
+    facts: factsOf(session),
+    states: context.projections.restore(session.states),
+  };
+  const result = await writeAppend(client, context, base, payloads, options, false);
+  return result!;
+}
+
+/**
+ * Writes an append on `base` in one statement: the events, their message starts and
+ * the checkpoints they complete, the row's new end, catalog facts and projection states,
+ * and a notification of the channel, which PostgreSQL delivers on commit. With
+ * `conditional`, nothing is written unless the row's length is still `base.length` (the
+ * row lock of the UPDATE orders writers), and undefined tells that it was not: one round
+ * trip for a writer whose base is its own last append.
+ */
+export async function writeAppend(
+  client: pg.PoolClient | pg.Pool,
+  context: AppendContext,
+  base: AppendBase,
+  payloads: readonly EventPayload[],
+  options: LogAppendOptions,
+  conditional: boolean,
+): Promise<AppendResult | undefined> {
+  const { header, projections } = context;
+  const id = header.sessionId;
+  const prepared = prepareAppend(id, base.length, payloads, options);
   if (!prepared.ok) throw prepared.error;
   const { events, lines, lastTimeMs } = prepared.value;
-  if (events.length === 0) return [];
-  let facts = factsOf(session);
-  let states = projections.restore(session.states);
-  let bytes = session.bytes;
+  if (events.length === 0) return { events: [], end: base };
+  let { facts, states, bytes } = base;
   const ends: number[] = [];
   const starts: number[] = [];
   const checkpointSeqs: number[] = [];
@@ -83,24 +122,26 @@ export async function appendInTransaction(
       checkpointStates.push(JSON.stringify(projections.snapshot(states)));
     }
   }
-  const length = session.length + events.length;
+  const length = base.length + events.length;
   const snapshot = factsSnapshot(facts) as { readonly usage: JsonValue };
-  await client.query(
-    `WITH e AS (
-       INSERT INTO events (session_id, seq, type, end_bytes, line)
-       SELECT $1, * FROM unnest($2::bigint[], $3::text[], $4::bigint[], $5::text[])
-     ), m AS (
-       INSERT INTO message_starts (session_id, seq) SELECT $1, unnest($6::bigint[])
-     ), c AS (
-       INSERT INTO checkpoints (session_id, seq, states)
-       SELECT $1, * FROM unnest($7::bigint[], $8::jsonb[])
-     ), s AS (
+  // The row is updated first; every insert runs only when it was (`FROM s`).
+  const { rows } = await client.query<{ ok: number }>(
+    `WITH s AS (
        UPDATE sessions SET length = $9, bytes = $10, updated_ms = $11, changed_at = now(),
          list_title = $12, list_model = $13, pending = $14, usage = $15, archived = $16,
          facts = $17, states = $18
-       WHERE session_id = $1
+       WHERE session_id = $1 AND length = $21
+       RETURNING 1 AS ok
+     ), e AS (
+       INSERT INTO events (session_id, seq, type, end_bytes, line)
+       SELECT $1, u.* FROM s, unnest($2::bigint[], $3::text[], $4::bigint[], $5::text[]) AS u
+     ), m AS (
+       INSERT INTO message_starts (session_id, seq) SELECT $1, unnest($6::bigint[]) FROM s
+     ), c AS (
+       INSERT INTO checkpoints (session_id, seq, states)
+       SELECT $1, u.* FROM s, unnest($7::bigint[], $8::jsonb[]) AS u
      )
-     SELECT pg_notify($19, $20)`,
+     SELECT s.ok, pg_notify($19, $20) FROM s`,
     [
       id,
       events.map((e) => e.seq),
@@ -122,7 +163,12 @@ export async function appendInTransaction(
       JSON.stringify(projections.snapshot(states)),
       context.channel,
       `${id} ${length}`,
+      base.length,
     ],
   );
-  return events;
+  if (rows.length === 0) {
+    if (conditional) return undefined;
+    throw new JournalError('conflict', `session ${id}: another writer appended first`);
+  }
+  return { events, end: { length, bytes, facts, states } };
 }

@@ -61,6 +61,15 @@ export class PgDatabase {
     }
   }
 
+  /** `work` on the pool (one statement per call, each its own transaction), errors mapped. */
+  async run<T>(action: string, work: (pool: pg.Pool) => Promise<T>): Promise<T> {
+    try {
+      return await work(this.pool);
+    } catch (error) {
+      throw pgError(error, { action, location: this.location });
+    }
+  }
+
   /**
    * Runs `work` in a transaction on one connection: committed when it resolves, rolled
    * back when it throws (its error, mapped, is the one thrown).

@@ -16,7 +16,12 @@ import {
   type ProjectionCheckpoint,
   type ProjectionRegistry,
 } from '@dsh/journal';
-import { appendInTransaction } from './pg-append.js';
+import {
+  appendInTransaction,
+  writeAppend,
+  type AppendBase,
+  type AppendResult,
+} from './pg-append.js';
 import type { PgDatabase } from './pg-database.js';
 import { isConnectionError } from './pg-error.js';
 import { RecentEvents } from './recent-events.js';
@@ -57,6 +62,8 @@ export class PgJournalLog implements JournalLog {
   private ended = false;
   private readonly recent = new RecentEvents();
   private refreshing: Promise<void> | undefined;
+  /** The end this process's last append left, while no other append is known to follow it. */
+  private base: AppendBase | undefined;
 
   constructor(
     private readonly host: PgLogHost,
@@ -95,18 +102,27 @@ export class PgJournalLog implements JournalLog {
       if (this.host.closed || this.ended) {
         throw new JournalError('read_only', `session ${this.id}: the store is closed`);
       }
-      const events = await this.host.db.transaction(`session ${this.id}: cannot append`, (client) =>
-        appendInTransaction(
-          client,
-          {
-            header: this.header,
-            projections: this.host.projections,
-            channel: this.host.eventsChannel,
-          },
-          payloads,
-          options,
-        ),
+      const base = this.base;
+      this.base = undefined;
+      const context = {
+        header: this.header,
+        projections: this.host.projections,
+        channel: this.host.eventsChannel,
+      };
+      const action = `session ${this.id}: cannot append`;
+      let result: AppendResult | undefined;
+      // Appending on its own last append, a writer needs one round trip; when another
+      // writer came in between (or on a first append) the locked transaction decides.
+      if (base !== undefined && base.length === options.expectedSeq) {
+        result = await this.host.db.run(action, (pool) =>
+          writeAppend(pool, context, base, payloads, options, true),
+        );
+      }
+      result ??= await this.host.db.transaction(action, (client) =>
+        appendInTransaction(client, context, payloads, options),
       );
+      this.base = result.end;
+      const { events } = result;
       const last = events.at(-1);
       if (last !== undefined) {
         this.known = Math.max(this.known, last.seq + 1);

@@ -143,6 +143,27 @@ describe.skipIf(skip)('PgJournalBackend catalog', () => {
     }
   });
 
+  it('refuses the append of a writer another host appended after, writing nothing', async () => {
+    const schema = freshSchema();
+    const a = await createPgJournalBackend({ url: postgres!.url, schema });
+    const b = await createPgJournalBackend({ url: postgres!.url, schema });
+    try {
+      const logA = await a.create({ cwd: '/w', sessionId: 'race' });
+      await logA.append([userMessage('a0')], { expectedSeq: 0 });
+      const logB = await b.open('race');
+      await logB.append([userMessage('b1')], { expectedSeq: 1 });
+      // A's last append is its base, but B's came after it: the conditional write misses.
+      const error = await failure(logA.append([userMessage('a1')], { expectedSeq: 1 }));
+      expect(error.kind).toBe('conflict');
+      const [, second] = await logA.read(0, 2);
+      expect(second?.payload).toEqual(userMessage('b1'));
+      expect((await logA.append([userMessage('a2')], { expectedSeq: 2 }))[0]?.seq).toBe(2);
+      expect((await b.summary('race'))?.length).toBe(3);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
   it('refuses a second event at a taken (session, seq) by the primary key, not only the lock', async () => {
     const backend = await createPgJournalBackend({ url: postgres!.url, schema: freshSchema() });
     try {
