@@ -124,4 +124,44 @@ describe.skipIf(skip)('follow across hosts', () => {
     expect(Date.now() - started).toBeLessThan(4000);
     stop.abort();
   });
+
+  it('fails appends while the database is down, naming the fix, and serves again once it is back', async () => {
+    const { a, b } = await twoHosts();
+    const logA = await a.create({ cwd: '/w', sessionId: 'down' });
+    const stop = new AbortController();
+    const follow = await (
+      await openJournalStore(b).open('down')
+    ).follow(0, {
+      ...followOptions,
+      signal: stop.signal,
+    });
+    const watch = b.watch({ signal: stop.signal })[Symbol.asyncIterator]();
+    await watch.next();
+    await appendThrough(logA, 0, 5);
+    await postgres!.stopServer();
+    try {
+      const error = await logA.append([userMessage('lost?')], { expectedSeq: 5 }).then(
+        () => undefined,
+        (e: unknown) => e as { kind?: string; message?: string },
+      );
+      expect(error?.kind).toBe('unavailable');
+      expect(error?.message).toMatch(/is down or unreachable .*DSH_STORE \/ --store/);
+    } finally {
+      await postgres!.start();
+    }
+    await appendThrough(logA, 5, 5);
+    expect((await take(follow, 10)).map((e) => e.seq)).toEqual(
+      Array.from({ length: 10 }, (_, i) => i),
+    );
+    await a.create({ cwd: '/w', sessionId: 'after' });
+    const seen: string[] = [];
+    const deadline = Date.now() + 10_000;
+    while (!seen.includes('added after') && Date.now() < deadline) {
+      const next = await watch.next();
+      if (next.done === true) break;
+      seen.push(...next.value.map((c) => `${c.kind} ${c.sessionId}`));
+    }
+    expect(seen).toContain('added after');
+    stop.abort();
+  });
 });

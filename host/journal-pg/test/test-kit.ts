@@ -45,7 +45,11 @@ export interface TestPostgres {
   createDatabase(name: string): Promise<string>;
   /** `pg_ctl restart -m fast`: every connection is cut, the data is kept. */
   restart(): Promise<void>;
-  /** `pg_ctl stop -m immediate` (for tests of a database that is down); `start` brings it back. */
+  /**
+   * `pg_ctl stop -m fast` (for tests of a database that is down; every commit is kept,
+   * which an immediate stop would not promise with the test cluster's fsync off);
+   * `start` brings it back.
+   */
   stopServer(): Promise<void>;
   start(): Promise<void>;
   /** Stops the server and removes its data dir. */
@@ -113,7 +117,7 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
       await pgCtl('-m', 'fast', '-o', settings, 'restart');
     },
     async stopServer() {
-      await pgCtl('-m', 'immediate', 'stop');
+      await pgCtl('-m', 'fast', 'stop');
       running = false;
     },
     async start() {
