@@ -24,7 +24,8 @@ const open: JournalStore[] = [];
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'dsh-copy-'));
   if (!skip) postgres = await startPostgres();
-});
+  // initdb takes seconds, more on a machine busy with the rest of the suite.
+}, 120_000);
 afterEach(async () => {
   await Promise.all(open.splice(0).map((store) => store.close()));
 });

@@ -24,7 +24,8 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'dsh-pg-serve-'));
   await mkdir(join(root, 'home'));
   if (!skip) postgres = await startPostgres();
-});
+  // initdb takes seconds, more on a machine busy with the rest of the suite.
+}, 120_000);
 afterAll(async () => {
   await Promise.all(hosts.map((h) => h.stop()));
   await postgres?.destroy();
@@ -47,7 +48,7 @@ describe('dsh serve --store', () => {
   });
 
   it.skipIf(skip)(
-    'serves one database from two hosts: a follower on B sees a turn run on A',
+    'serves one database from three hosts: followers on B and C see a turn run on A',
     async () => {
       const start = async (name: string) => {
         const host = await startDsh({
@@ -59,25 +60,29 @@ describe('dsh serve --store', () => {
         hosts.push(host);
         return host;
       };
-      const [a, b] = [await start('a'), await start('b')];
-      expect(a.output()).toContain('dsh: store postgres://postgres@127.0.0.1');
-      const [onA, onB] = [client(a.url), client(b.url)];
+      const [a, b, c] = await Promise.all([start('a'), start('b'), start('c')]);
+      const [onA, onB, onC] = [client(a.url), client(b.url), client(c.url)];
       const { session } = await onA.createSession({ cwd: root, title: 'two hosts' });
       const sessionId = session!.id;
       expect((await onB.listSessions({})).sessions.map((s) => s.id)).toContain(sessionId);
       const follower = followSession(onB, sessionId, () => undefined);
+      const third = followSession(onC, sessionId, () => undefined);
       await onA.prompt({ sessionId, content: text('hello'), mode: PromptMode.QUEUE });
       const isEnd = (e: SessionEvent) => e.payload.case === 'turnEnd';
       await follower.waitFor('turn/start', (e) => e.payload.case === 'turnStart');
       await onA.cancel({ sessionId });
       await follower.waitFor('turn/end', isEnd, 45_000);
+      await third.waitFor('turn/end', isEnd, 45_000);
       const seqs = follower.events.map((e) => e.seq);
       expect(seqs).toEqual(seqs.map((_, i) => i));
       const pageA = await onA.page({ sessionId, maxMessages: 50 });
       const pageB = await onB.page({ sessionId, maxMessages: 50 });
       expect(pageB).toEqual(pageA);
+      expect(await onC.page({ sessionId, maxMessages: 50 })).toEqual(pageA);
+      expect(third.events).toEqual(follower.events);
       expect(pageB.events.map((e) => e.event?.seq)).toEqual(seqs.slice(0, pageB.events.length));
-      await follower.stop();
+      await Promise.all([follower.stop(), third.stop()]);
+      expect(a.output()).toContain('dsh: store postgres://postgres@127.0.0.1');
     },
     90_000,
   );

@@ -10,7 +10,8 @@ let postgres: TestPostgres | undefined;
 
 beforeAll(async () => {
   if (!skip) postgres = await startPostgres();
-});
+  // initdb takes seconds, more on a machine busy with the rest of the suite.
+}, 120_000);
 afterAll(async () => {
   await postgres?.destroy();
 });
