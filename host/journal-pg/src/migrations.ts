@@ -59,6 +59,19 @@ export const migrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'hosts and the last writer of each session',
+    sql: `
+      CREATE TABLE hosts (
+        host_id text PRIMARY KEY,
+        name text NOT NULL,
+        started_at timestamptz NOT NULL DEFAULT now(),
+        beat_at timestamptz NOT NULL DEFAULT now()
+      );
+      ALTER TABLE sessions ADD COLUMN writer_host text;
+    `,
+  },
 ];
 
 /** Serializes migrations of hosts starting at once on one database (any fixed key). */

@@ -25,6 +25,8 @@ export interface AppendContext {
   readonly projections: ProjectionRegistry;
   /** The channel the commit notifies (`<sessionId> <length>` as payload). */
   readonly channel: string;
+  /** This host's id, kept as the session's last writer. */
+  readonly hostId: string;
 }
 
 interface LockedSession {
@@ -129,7 +131,7 @@ export async function writeAppend(
     `WITH s AS (
        UPDATE sessions SET length = $9, bytes = $10, updated_ms = $11, changed_at = now(),
          list_title = $12, list_model = $13, pending = $14, usage = $15, archived = $16,
-         facts = $17, states = $18
+         facts = $17, states = $18, writer_host = $22
        WHERE session_id = $1 AND length = $21
        RETURNING 1 AS ok
      ), e AS (
@@ -164,6 +166,7 @@ export async function writeAppend(
       context.channel,
       `${id} ${length}`,
       base.length,
+      context.hostId,
     ],
   );
   if (rows.length === 0) {

@@ -1,4 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import {
   createProjectionRegistry,
   factsSnapshot,
@@ -38,6 +39,11 @@ export interface PgJournalOptions {
 /** The schema name when none is given. */
 export const defaultSchema = 'dsh';
 
+/** How often a host marks itself alive in `hosts`. */
+const heartbeatMs = 10_000;
+/** A host whose mark is older than this is taken for dead. */
+export const hostDeadAfterMs = 3 * heartbeatMs;
+
 /**
  * Opens the PostgreSQL backend: connects, applies the missing migrations, and LISTENs
  * for the notifications of every host on the database. Rejects with `unavailable`
@@ -76,7 +82,9 @@ export async function createPgJournalBackend(options: PgJournalOptions): Promise
   );
   try {
     await backend.listener.start();
+    await backend.register();
   } catch (error) {
+    await backend.listener.close();
     await db.close();
     throw pgError(error, { action: 'cannot listen for changes', location });
   }
@@ -96,6 +104,9 @@ export class PgJournalBackend implements JournalBackend {
   private readonly seen = new Set<string>();
   private readonly summaries = new Map<string, { key: string; summary: JournalSummary }>();
   closed = false;
+  /** This backend's row in `hosts`: the last writer of the sessions it appends to. */
+  readonly hostId = randomUUID();
+  private heartbeat: NodeJS.Timeout | undefined;
 
   constructor(
     readonly db: PgDatabase,
@@ -202,11 +213,51 @@ export class PgJournalBackend implements JournalBackend {
     return this.changes.subscribe(options.signal);
   }
 
+  /**
+   * The name of another host that is alive (marked within `hostDeadAfterMs`) and was the
+   * last to append to the session; undefined when there is none. A turn such a host left
+   * open may be running there, so it is not this host's to close.
+   */
+  async liveWriter(sessionId: string): Promise<string | undefined> {
+    const [row] = await this.db.query<{ name: string }>(
+      `session ${sessionId}: cannot read its last writer`,
+      `SELECT h.name FROM sessions s JOIN hosts h ON h.host_id = s.writer_host
+       WHERE s.session_id = $1 AND h.host_id <> $2
+         AND h.beat_at > now() - make_interval(secs => $3)`,
+      [sessionId, this.hostId, hostDeadAfterMs / 1000],
+    );
+    return row?.name;
+  }
+
+  /** Adds this host to `hosts` and keeps its mark fresh until `close`. */
+  async register(): Promise<void> {
+    await this.db.query(
+      'cannot register this host',
+      'INSERT INTO hosts (host_id, name) VALUES ($1, $2)',
+      [this.hostId, `${hostname()} pid ${process.pid}`],
+    );
+    this.heartbeat = setInterval(() => {
+      void this.db
+        .query(
+          'cannot mark this host alive',
+          'UPDATE hosts SET beat_at = now() WHERE host_id = $1',
+          [this.hostId],
+        )
+        .catch(() => undefined);
+    }, heartbeatMs);
+    this.heartbeat.unref();
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     await Promise.allSettled([...this.opening.values()]);
     await Promise.allSettled([...this.logs.values()].map((log) => log.pending));
     this.closed = true;
+    clearInterval(this.heartbeat);
+    // A host that stopped cleanly writes nothing any more: its sessions are anyone's.
+    await this.db
+      .query('cannot unregister this host', 'DELETE FROM hosts WHERE host_id = $1', [this.hostId])
+      .catch(() => undefined);
     for (const log of this.logs.values()) log.end();
     this.logs.clear();
     this.changes.close();
@@ -234,8 +285,8 @@ export class PgJournalBackend implements JournalBackend {
       `session ${header.sessionId}: cannot create it`,
       `WITH s AS (
          INSERT INTO sessions (session_id, format_version, cwd, parent_id, created_at, model,
-           title, origin, updated_ms, list_title, list_model, facts, states)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $7, $6, $10, $11)
+           title, origin, updated_ms, list_title, list_model, facts, states, writer_host)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $7, $6, $10, $11, $13)
          ON CONFLICT (session_id) DO NOTHING
          RETURNING session_id
        ), c AS (
@@ -255,6 +306,7 @@ export class PgJournalBackend implements JournalBackend {
         JSON.stringify(factsSnapshot(noFacts)),
         states,
         this.sessionsChannel,
+        this.hostId,
       ],
     );
     return rows.length === 1;

@@ -32,6 +32,8 @@ export interface PgLogHost {
   readonly projections: ProjectionRegistry;
   /** The channel appends notify. */
   readonly eventsChannel: string;
+  /** This host's id in the `hosts` table. */
+  readonly hostId: string;
   /** True once the backend closed: appends fail with `read_only`, tails end. */
   readonly closed: boolean;
 }
@@ -108,6 +110,7 @@ export class PgJournalLog implements JournalLog {
         header: this.header,
         projections: this.host.projections,
         channel: this.host.eventsChannel,
+        hostId: this.host.hostId,
       };
       const action = `session ${this.id}: cannot append`;
       let result: AppendResult | undefined;

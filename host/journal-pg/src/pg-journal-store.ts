@@ -5,7 +5,8 @@ import { createPgJournalBackend, type PgJournalOptions } from './pg-journal-back
 export interface PgJournalStoreOptions extends PgJournalOptions {
   /**
    * Runs once on each journal when this host first opens it, before any caller gets it
-   * (a serving host closes there a turn a stopped host left open).
+   * (a serving host closes there a turn a stopped host left open); skipped for a session
+   * whose last writer is another host that is alive.
    */
   readonly onFirstOpen?: (journal: Journal) => Promise<unknown>;
 }
@@ -17,5 +18,14 @@ export interface PgJournalStoreOptions extends PgJournalOptions {
  */
 export async function createPgJournalStore(options: PgJournalStoreOptions): Promise<JournalStore> {
   const backend = await createPgJournalBackend(options);
-  return openJournalStore(backend, { onFirstOpen: options.onFirstOpen });
+  const { onFirstOpen } = options;
+  return openJournalStore(backend, {
+    ...(onFirstOpen !== undefined && {
+      // A session another live host wrote last is left as it is: its open turn may be running there.
+      onFirstOpen: async (journal: Journal) => {
+        if ((await backend.liveWriter(journal.header.sessionId)) !== undefined) return;
+        return onFirstOpen(journal);
+      },
+    }),
+  });
 }

@@ -8,7 +8,12 @@ import {
 import { JournalError } from '@dsh/journal';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPgJournalBackend, migrations, redactUrl } from '../src/index.js';
+import {
+  createPgJournalBackend,
+  createPgJournalStore,
+  migrations,
+  redactUrl,
+} from '../src/index.js';
 import {
   freePort,
   freshSchema,
@@ -108,6 +113,29 @@ describe.skipIf(skip)('createPgJournalBackend() migrations', () => {
     expect(error.kind).toBe('unavailable');
     expect(error.message).toContain('newer than this host');
     expect(error.message).toContain('upgrade dsh');
+  });
+});
+
+describe.skipIf(skip)('createPgJournalStore() onFirstOpen', () => {
+  it('leaves a session another live host wrote last, and recovers it once that host stopped', async () => {
+    const schema = freshSchema('owner');
+    const url = postgres!.url;
+    const a = await createPgJournalBackend({ url, schema });
+    const log = await a.create({ cwd: '/w', sessionId: 'owned' });
+    await log.append([userMessage('running on a')], { expectedSeq: 0 });
+    expect(await a.liveWriter('owned')).toBeUndefined();
+    const recovered: string[] = [];
+    const onFirstOpen = async (journal: { header: { sessionId: string } }) => {
+      recovered.push(journal.header.sessionId);
+    };
+    const b = await createPgJournalStore({ url, schema, onFirstOpen });
+    await b.open('owned');
+    expect(recovered).toEqual([]);
+    await a.close();
+    const c = await createPgJournalStore({ url, schema, onFirstOpen });
+    await c.open('owned');
+    expect(recovered).toEqual(['owned']);
+    await Promise.all([b.close(), c.close()]);
   });
 });
 
