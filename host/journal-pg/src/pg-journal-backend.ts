@@ -1,5 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
 import {
   createProjectionRegistry,
   factsSnapshot,
@@ -17,6 +16,7 @@ import {
   type ProjectionRegistry,
   type StoreChange,
 } from '@dsh/journal';
+import { HostRegistry } from './host-registry.js';
 import { migrate } from './migrations.js';
 import { PgDatabase } from './pg-database.js';
 import { pgError, redactUrl } from './pg-error.js';
@@ -38,11 +38,6 @@ export interface PgJournalOptions {
 
 /** The schema name when none is given. */
 export const defaultSchema = 'dsh';
-
-/** How often a host marks itself alive in `hosts`. */
-const heartbeatMs = 10_000;
-/** A host whose mark is older than this is taken for dead. */
-export const hostDeadAfterMs = 3 * heartbeatMs;
 
 /**
  * Opens the PostgreSQL backend: connects, applies the missing migrations, and LISTENs
@@ -82,7 +77,7 @@ export async function createPgJournalBackend(options: PgJournalOptions): Promise
   );
   try {
     await backend.listener.start();
-    await backend.register();
+    await backend.hosts.register();
   } catch (error) {
     await backend.listener.close();
     await db.close();
@@ -105,14 +100,14 @@ export class PgJournalBackend implements JournalBackend {
   private readonly summaries = new Map<string, { key: string; summary: JournalSummary }>();
   closed = false;
   /** This backend's row in `hosts`: the last writer of the sessions it appends to. */
-  readonly hostId = randomUUID();
-  private heartbeat: NodeJS.Timeout | undefined;
+  readonly hosts: HostRegistry;
 
   constructor(
     readonly db: PgDatabase,
     readonly schema: string,
     readonly projections: ProjectionRegistry,
   ) {
+    this.hosts = new HostRegistry(db);
     this.eventsChannel = `${schema}.events`;
     this.sessionsChannel = `${schema}.sessions`;
     this.listener = new PgListener({
@@ -125,6 +120,10 @@ export class PgJournalBackend implements JournalBackend {
           `dsh: ${db.location}: cannot listen for changes, retrying: ${(error as Error).message}`,
         ),
     });
+  }
+
+  get hostId(): string {
+    return this.hosts.hostId;
   }
 
   get location(): string {
@@ -214,38 +213,12 @@ export class PgJournalBackend implements JournalBackend {
   }
 
   /**
-   * The name of another host that is alive (marked within `hostDeadAfterMs`) and was the
-   * last to append to the session; undefined when there is none. A turn such a host left
-   * open may be running there, so it is not this host's to close.
+   * The name of another host that is alive and was the last to append to the session
+   * (`HostRegistry.liveWriter`): a turn it left open may be running there, so it is not
+   * this host's to close.
    */
-  async liveWriter(sessionId: string): Promise<string | undefined> {
-    const [row] = await this.db.query<{ name: string }>(
-      `session ${sessionId}: cannot read its last writer`,
-      `SELECT h.name FROM sessions s JOIN hosts h ON h.host_id = s.writer_host
-       WHERE s.session_id = $1 AND h.host_id <> $2
-         AND h.beat_at > now() - make_interval(secs => $3)`,
-      [sessionId, this.hostId, hostDeadAfterMs / 1000],
-    );
-    return row?.name;
-  }
-
-  /** Adds this host to `hosts` and keeps its mark fresh until `close`. */
-  async register(): Promise<void> {
-    await this.db.query(
-      'cannot register this host',
-      'INSERT INTO hosts (host_id, name) VALUES ($1, $2)',
-      [this.hostId, `${hostname()} pid ${process.pid}`],
-    );
-    this.heartbeat = setInterval(() => {
-      void this.db
-        .query(
-          'cannot mark this host alive',
-          'UPDATE hosts SET beat_at = now() WHERE host_id = $1',
-          [this.hostId],
-        )
-        .catch(() => undefined);
-    }, heartbeatMs);
-    this.heartbeat.unref();
+  liveWriter(sessionId: string): Promise<string | undefined> {
+    return this.hosts.liveWriter(validId(sessionId, 'session'));
   }
 
   async close(): Promise<void> {
@@ -253,11 +226,7 @@ export class PgJournalBackend implements JournalBackend {
     await Promise.allSettled([...this.opening.values()]);
     await Promise.allSettled([...this.logs.values()].map((log) => log.pending));
     this.closed = true;
-    clearInterval(this.heartbeat);
-    // A host that stopped cleanly writes nothing any more: its sessions are anyone's.
-    await this.db
-      .query('cannot unregister this host', 'DELETE FROM hosts WHERE host_id = $1', [this.hostId])
-      .catch(() => undefined);
+    await this.hosts.close();
     for (const log of this.logs.values()) log.end();
     this.logs.clear();
     this.changes.close();
