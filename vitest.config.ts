@@ -8,6 +8,7 @@ const projects = [
   'fixtures',
   'host/journal',
   'host/journal-file',
+  'host/journal-pg',
   'host/tools',
   'host/providers',
   'host/agent',

@@ -4,6 +4,7 @@ import { compactionBench } from './compaction-bench.js';
 import { followBench } from './follow-bench.js';
 import { liveHostBench } from './live-host-bench.js';
 import { liveOutputBench } from './live-output-bench.js';
+import { postgresBench } from './postgres-bench.js';
 import { searchBench } from './search-bench.js';
 import { tuiBench } from './tui-bench.js';
 import { webBench } from './web-bench.js';
@@ -16,6 +17,7 @@ export const sections: ReadonlyArray<readonly [string, (quick: boolean) => Promi
   ['follow', followBench],
   ['live', liveOutputBench],
   ['live-host', liveHostBench],
+  ['postgres', postgresBench],
   ['search', searchBench],
   ['tui', tuiBench],
   ['web', () => webBench()],

@@ -74,6 +74,7 @@ export const directionRules: DirectionRules = {
   },
   '@dsh/journal': { source: ['@dsh/gen'], test: ['@dsh/fixtures'] },
   '@dsh/journal-file': { source: ['@dsh/gen', '@dsh/journal'], test: ['@dsh/fixtures'] },
+  '@dsh/journal-pg': { source: ['@dsh/gen', '@dsh/journal'], test: ['@dsh/fixtures'] },
   '@dsh/tools': {
     source: ['@dsh/gen', '@dsh/card-models/contract'],
     test: ['@dsh/fixtures', '@dsh/card-models'],
@@ -108,6 +109,8 @@ export const directionRules: DirectionRules = {
     source: [
       '@dsh/journal',
       '@dsh/journal-file',
+      // `dsh serve --store postgres://...`.
+      '@dsh/journal-pg',
       '@dsh/tools',
       '@dsh/providers',
       '@dsh/agent',
@@ -118,7 +121,13 @@ export const directionRules: DirectionRules = {
       '@dsh/client-tui',
     ],
     // End-to-end tests check what a client would show with the clients' own models.
-    test: ['@dsh/gen', '@dsh/fixtures', '@dsh/card-models'],
+    test: [
+      '@dsh/gen',
+      '@dsh/fixtures',
+      '@dsh/card-models',
+      '@dsh/journal-pg/test-kit',
+      '@dsh/journal/conformance',
+    ],
   },
   '@dsh/client-live': {
     source: ['@dsh/gen', '@dsh/backoff', '@dsh/card-models'],
@@ -140,6 +149,8 @@ export const directionRules: DirectionRules = {
       '@dsh/fixtures',
       '@dsh/journal',
       '@dsh/journal-file',
+      // The PostgreSQL rows start a temporary cluster with its test kit.
+      '@dsh/journal-pg',
       '@dsh/server',
       // The `dsh` bin, for cold figures from a fresh host process.
       '@dsh/cli',

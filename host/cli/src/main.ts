@@ -7,6 +7,7 @@ import {
   extractWatchCodex,
   runImportCommand,
 } from './claude-code-command.js';
+import { runMigrateCommand } from './migrate-command.js';
 import { parseServeArgs, usage } from './parse-serve-args.js';
 import { serve } from './serve.js';
 
@@ -18,6 +19,7 @@ export async function main(
   if (argv[0] === 'import') return runImportCommand(argv.slice(1), env);
   if (argv[0] === 'tui') return runTuiCommand(argv.slice(1), env);
   if (argv[0] === 'ssh') return runSshCommand(argv.slice(1), env);
+  if (argv[0] === 'migrate') return runMigrateCommand(argv.slice(1));
   const claude = extractWatchClaude(argv);
   const { argv: serveArgv, watchCodex } = extractWatchCodex(claude.argv);
   const watchClaude = claude.watchClaude;

@@ -10,11 +10,29 @@ export interface ServeConfig {
   readonly host: string;
   readonly token: string | undefined;
   readonly dataDir: string;
+  /** Where sessions are kept: journal files in the data dir (the default), or PostgreSQL. */
+  readonly store: StoreChoice;
   readonly fixtureDirs: readonly string[];
   /** Model flags; the environment and the config file fill in the rest. */
   readonly model: ConfigFlags;
   /** Timeouts and connection caps given as flags; the server's defaults fill in the rest. */
   readonly limits: Partial<ServerLimits>;
+}
+
+/** The journal store `dsh serve` opens. */
+export type StoreChoice =
+  { readonly kind: 'file' } | { readonly kind: 'postgres'; readonly url: string };
+
+/**
+ * The store a `--store` / `DSH_STORE` value names: `file` (or nothing) for journal files
+ * in the data dir, a `postgres://` or `postgresql://` URL for a database; undefined for
+ * anything else.
+ */
+export function parseStore(value: string | undefined): StoreChoice | undefined {
+  if (value === undefined || value.trim() === '' || value.trim() === 'file')
+    return { kind: 'file' };
+  const url = value.trim();
+  return /^postgres(ql)?:\/\//.test(url) ? { kind: 'postgres', url } : undefined;
 }
 
 /** What the command line asks for. */
@@ -41,6 +59,9 @@ options:
   --token T         the same, T on the command line: other users of this machine
                     can read it in \`ps\`; prefer --token-file or DSH_TOKEN
   --data-dir DIR    where session journals live             (env DSH_DATA_DIR, default ~/.dsh/sessions)
+  --store STORE     where sessions are kept: file (journal files in the data dir) or a
+                    PostgreSQL URL postgres://USER:PASSWORD@HOST:PORT/DB, shared by
+                    every host on it (env DSH_STORE, default file; host/journal-pg/README.md)
   --fixtures DIR    also serve the journals in DIR, read-only (repeatable)
   --model NAME      model of new turns                      (env DSH_MODEL)
   --base-url URL    OpenAI-compatible endpoint              (env DSH_BASE_URL)
@@ -71,6 +92,8 @@ limits (see host/README.server.md):
   -v, --version     show the version
 
        dsh import claude-code [DIR|FILE] [--data-dir DIR]   (see dsh import --help)
+       dsh migrate --from DIR|URL --to URL|DIR   copy sessions between the file and
+                                 PostgreSQL stores      (see dsh migrate --help)
        dsh tui [--host URL]      the terminal client          (see dsh tui --help)
        dsh ssh [--port N]        the terminal client over SSH (see dsh ssh --help)
 `;
@@ -94,6 +117,7 @@ export function parseServeArgs(
       token: { type: 'string' },
       'token-file': { type: 'string' },
       'data-dir': { type: 'string' },
+      store: { type: 'string' },
       fixtures: { type: 'string', multiple: true },
       model: { type: 'string' },
       'base-url': { type: 'string' },
@@ -153,6 +177,16 @@ export function parseServeArgs(
       message: `bad --context-budget ${JSON.stringify(budgetText)}: use a whole number of tokens of at least 1`,
     };
   }
+  const storeText = values.store ?? fromEnv('DSH_STORE');
+  const store = parseStore(storeText);
+  if (store === undefined) {
+    return {
+      kind: 'error',
+      message:
+        `bad --store ${JSON.stringify(storeText)}: use file, or a PostgreSQL URL such as ` +
+        'postgres://dsh:PASSWORD@127.0.0.1:5432/dsh',
+    };
+  }
   return {
     kind: 'serve',
     config: {
@@ -160,6 +194,7 @@ export function parseServeArgs(
       host,
       token,
       dataDir: dataDirFrom(values['data-dir'], env, cwd),
+      store,
       fixtureDirs: (values.fixtures ?? []).map((dir) => expandPath(dir, cwd)),
       model: {
         ...(values.model !== undefined && { model: values.model }),

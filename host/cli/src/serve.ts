@@ -9,9 +9,14 @@ import { createFirstPartyTools, searchProviderFromEnv } from '@dsh/tools';
 import {
   createProjectionRegistry,
   standardProjections,
+  type Journal,
+  type JournalStore,
   type ModelPrice,
   type PriceTable,
+  type ProjectionRegistry,
+  type SessionSearch,
 } from '@dsh/journal';
+import { createPgJournalStore } from '@dsh/journal-pg';
 import {
   acquireDataDirLock,
   createJournalStore,
@@ -31,12 +36,29 @@ const demoSessions = ['showcase', 'long-paging', 'run-code', 'approvals', 'inter
 /** The built web client, served at `/` when it exists. */
 const webRoot = webDistDir;
 
+/** What the store opener gets: the recovery on first open and the projections. */
+interface StoreSettings {
+  readonly onFirstOpen: (journal: Journal) => Promise<unknown>;
+  readonly projections: ProjectionRegistry | undefined;
+}
+
+/** An opened store, with its search when it has one and the file store `attach` works on. */
+interface OpenedStore {
+  readonly store: JournalStore;
+  readonly search: SessionSearch | undefined;
+  readonly files: FileJournalStore | undefined;
+  /** How the startup lines name where sessions are kept. */
+  readonly where: string;
+}
+
 /**
- * Runs `dsh serve` until SIGINT or SIGTERM: takes the data dir's writer lock (refusing to
- * start, naming the holder, when another process has it; serving read-only when the dir
- * cannot be written), seeds demo sessions into an empty data dir, opens the store,
- * serves it, prints the URL (and a generated token), then shuts down gracefully and
- * releases the lock. Resolves with the process exit code.
+ * Runs `dsh serve` until SIGINT or SIGTERM. With the file store it takes the data dir's
+ * writer lock (refusing to start, naming the holder, when another process has it;
+ * serving read-only when the dir cannot be written) and seeds demo sessions into an
+ * empty data dir; with a PostgreSQL store it connects and migrates the schema instead
+ * (several hosts may share one database). Then it serves the store, prints the URL (and
+ * a generated token), shuts down gracefully and releases the lock. Resolves with the
+ * process exit code.
  */
 export async function serve(
   config: ServeConfig,
@@ -44,6 +66,26 @@ export async function serve(
   /** Extra work bound to the store's lifetime (e.g. `--watch-claude`); returns its stop. */
   attach?: (store: FileJournalStore) => Promise<() => Promise<void>>,
 ): Promise<number> {
+  const { store: choice } = config;
+  if (choice.kind === 'postgres') {
+    if (config.fixtureDirs.length > 0) {
+      throw new Error('--fixtures serves journal files: use it with --store file (the default)');
+    }
+    if (attach !== undefined) {
+      throw new Error(
+        '--watch-claude and --watch-codex keep their state beside journal files: ' +
+          'use them with --store file (the default)',
+      );
+    }
+    return serveStore(config, out, async (settings) => {
+      const store = await createPgJournalStore({
+        url: choice.url,
+        onFirstOpen: settings.onFirstOpen,
+        ...(settings.projections !== undefined && { projections: settings.projections }),
+      });
+      return { store, search: undefined, files: undefined, where: `store ${store.location}` };
+    });
+  }
   const lock = await acquireDataDirLock(config.dataDir, 'dsh serve');
   if (lock.kind === 'held') {
     throw new Error(
@@ -76,21 +118,42 @@ async function serveLocked(
       out(`dsh: seeded ${seed.seeded.length} demo sessions into ${config.dataDir}`);
     }
   }
+  return serveStore(
+    config,
+    out,
+    async (settings) => {
+      const store = await createJournalStore({
+        dataDir: config.dataDir,
+        fixtureDirs: [...config.fixtureDirs],
+        onFirstOpen: settings.onFirstOpen,
+        ...(settings.projections !== undefined && { projections: settings.projections }),
+      });
+      return { store, search: store.search, files: store, where: `data dir ${config.dataDir}` };
+    },
+    attach,
+  );
+}
+
+/** Serves the store `open` opens until SIGINT or SIGTERM (see `serve`). */
+async function serveStore(
+  config: ServeConfig,
+  out: (line: string) => void,
+  open: (settings: StoreSettings) => Promise<OpenedStore>,
+  attach?: (store: FileJournalStore) => Promise<() => Promise<void>>,
+): Promise<number> {
   const agentConfig = await loadAgentConfig(config.model, process.env, homedir());
   if ('error' in agentConfig) throw new Error(agentConfig.error);
   const { model, approvals, allowPaths, allowNetworks, models, contextBudget } = agentConfig.config;
   const prices = priceTable(models);
   await buildWebClient(webRoot, out);
   const { token, generated } = resolveToken(config.host, config.token);
-  const store = await createJournalStore({
-    dataDir: config.dataDir,
-    fixtureDirs: [...config.fixtureDirs],
+  const opened = await open({
     // A turn a stopped host left open is closed before any client sees the session.
     onFirstOpen: (journal) => recoverDanglingTurn(journal),
-    ...(prices !== undefined && {
-      projections: createProjectionRegistry(standardProjections(prices)),
-    }),
+    projections:
+      prices === undefined ? undefined : createProjectionRegistry(standardProjections(prices)),
   });
+  const { store } = opened;
   // The demo model fetches the host's own page; its URL is known once the server listens.
   const demo: { hostUrl?: string } = {};
   const tools = createFirstPartyTools({
@@ -119,7 +182,7 @@ async function serveLocked(
   try {
     server = await startServer({
       store,
-      search: store.search,
+      ...(opened.search !== undefined && { search: opened.search }),
       agent,
       host: config.host,
       port: config.port,
@@ -147,7 +210,7 @@ async function serveLocked(
       ? 'dsh: model: the offline demo model (set DSH_API_KEY or --base-url for a real one)'
       : `dsh: model: ${model.model} at ${model.baseUrl}`,
   );
-  out(`dsh: data dir ${config.dataDir}`);
+  out(`dsh: ${opened.where}`);
   for (const dir of config.fixtureDirs) out(`dsh: fixtures (read-only) ${dir}`);
   // Inputs left waiting in a queue when the host last stopped run again, in the background.
   void agent.resume().then((resumed) => {
@@ -155,7 +218,7 @@ async function serveLocked(
   });
   let detach: (() => Promise<void>) | undefined;
   try {
-    detach = await attach?.(store);
+    if (attach !== undefined && opened.files !== undefined) detach = await attach(opened.files);
   } catch (error) {
     await server.close();
     await shutdownAgent();

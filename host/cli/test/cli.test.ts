@@ -19,6 +19,7 @@ describe('parseServeArgs()', () => {
     fixtureDirs: [],
     model: {},
     limits: {},
+    store: { kind: 'file' },
   };
   it.each([
     [
@@ -55,6 +56,39 @@ describe('parseServeArgs()', () => {
           fixtureDirs: ['/w/a', '/b'],
           model: {},
           limits: {},
+          store: { kind: 'file' },
+        },
+      },
+    ],
+    [
+      'a PostgreSQL store from --store',
+      ['--store', 'postgres://dsh@db:5432/dsh'],
+      {},
+      {
+        kind: 'serve',
+        config: {
+          ...base,
+          dataDir: join(homedir(), '.dsh/sessions'),
+          store: { kind: 'postgres', url: 'postgres://dsh@db:5432/dsh' },
+        },
+      },
+    ],
+    [
+      'a PostgreSQL store from DSH_STORE, and --store file over it',
+      ['--store', 'file'],
+      { DSH_STORE: 'postgresql://db/dsh' },
+      { kind: 'serve', config: { ...base, dataDir: join(homedir(), '.dsh/sessions') } },
+    ],
+    [
+      'DSH_STORE alone',
+      [],
+      { DSH_STORE: 'postgresql://db/dsh' },
+      {
+        kind: 'serve',
+        config: {
+          ...base,
+          dataDir: join(homedir(), '.dsh/sessions'),
+          store: { kind: 'postgres', url: 'postgresql://db/dsh' },
         },
       },
     ],
@@ -199,6 +233,11 @@ describe('parseServeArgs()', () => {
     ['a missing value', ['--port'], /argument missing/],
     ['an unknown command', ['start'], /unknown command "start"/],
     ['an extra argument', ['serve', 'x'], /unexpected argument "x"/],
+    [
+      'a store that is no PostgreSQL URL',
+      ['--store', 'mysql://db'],
+      /bad --store "mysql:\/\/db": use file, or a PostgreSQL URL/,
+    ],
   ])('refuses %s', (_name, argv, message) => {
     const result = parseServeArgs(argv, {}, '/w');
     expect(result.kind).toBe('error');

@@ -51,11 +51,13 @@ export async function startDsh(options: {
   cwd: string;
   home: string;
   dataDir: string;
+  /** More `dsh serve` flags (`--store postgres://...`). */
+  args?: readonly string[];
 }): Promise<DshProcess> {
   const env = dshEnv(options.home);
   const child = spawn(
     process.execPath,
-    [dshBin, 'serve', '--port', '0', '--data-dir', options.dataDir],
+    [dshBin, 'serve', '--port', '0', '--data-dir', options.dataDir, ...(options.args ?? [])],
     { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let text = '';

@@ -10,6 +10,7 @@ import type {
   MessageStartsQuery,
   ProjectionCheckpoint,
 } from '@dsh/journal';
+import { JournalError } from '@dsh/journal';
 import type { FileJournal } from './file-journal.js';
 
 /** Opens a session's journal file again after the pool closed it. */
@@ -90,6 +91,8 @@ export class PooledLog implements JournalLog {
   private using = 0;
   private lastReadOnly: boolean;
   private lastEnd: JournalHead;
+  /** Set by `close`: the file is not opened again for an append. */
+  private closedForGood = false;
 
   constructor(
     private readonly pool: JournalPool,
@@ -127,6 +130,10 @@ export class PooledLog implements JournalLog {
   }
 
   append(payloads: readonly EventPayload[], options: LogAppendOptions): Promise<SessionEvent[]> {
+    if (this.closedForGood) {
+      const reason = `session ${this.sessionId} is closed (the store closed or the session was removed)`;
+      return Promise.reject(new JournalError('read_only', reason));
+    }
     return this.use((j) => j.append(payloads, options));
   }
 
@@ -159,6 +166,7 @@ export class PooledLog implements JournalLog {
 
   /** Closes the file for good (shutdown or delete). */
   async close(): Promise<void> {
+    this.closedForGood = true;
     this.pool.forget(this);
     await this.closing;
     const journal = this.current ?? (await this.opening?.catch(() => undefined));

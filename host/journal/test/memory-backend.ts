@@ -66,6 +66,7 @@ class MemoryBackend implements JournalBackend {
   readonly projections: ProjectionRegistry = createProjectionRegistry();
   readonly changes = new LiveFeed<StoreChange>();
   readonly tails = new Map<string, LiveFeed<SessionEvent>>();
+  closed = false;
 
   constructor(private readonly storage: MemoryStorage) {
     storage.backends.add(this);
@@ -145,6 +146,7 @@ class MemoryBackend implements JournalBackend {
   }
 
   close(): Promise<void> {
+    this.closed = true;
     this.storage.backends.delete(this);
     this.changes.close();
     for (const feed of this.tails.values()) feed.close();
@@ -200,6 +202,7 @@ class MemoryLog implements JournalLog {
     options: LogAppendOptions,
   ): Promise<SessionEvent[]> {
     const { sessionId } = this.header;
+    if (this.backend.closed) throw new JournalError('read_only', `session ${sessionId}: closed`);
     const next = this.session.lines.length;
     if (options.expectedSeq !== next) {
       throw new JournalError(

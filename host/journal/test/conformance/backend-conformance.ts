@@ -14,6 +14,7 @@ import type {
 import { appendCases } from './append-cases.js';
 import { liveCases } from './live-cases.js';
 import { pageCases } from './page-cases.js';
+import { removeCases } from './remove-cases.js';
 import { sessionCases } from './session-cases.js';
 import { sharedWriterCases } from './shared-writer-cases.js';
 
@@ -33,7 +34,7 @@ export interface ConformanceContext {
 /**
  * Registers the conformance suite for the backend `name`: sessions (create, open, list),
  * appends (expected seqs, conflicts, reads, byte counts, message starts, checkpoints),
- * pages through the journal core, live tails, follow and watch, and with
+ * pages through the journal core, live tails, follow and watch, remove and close, and with
  * `capabilities.sharedWriters` two backends on one storage.
  */
 export function describeJournalBackend(
@@ -60,6 +61,7 @@ export function describeJournalBackend(
     appendCases(context);
     pageCases(context);
     liveCases(context);
+    removeCases(context);
     if (capabilities.sharedWriters) sharedWriterCases(context);
   });
 }
