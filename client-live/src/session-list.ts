@@ -15,6 +15,11 @@ export interface SessionListOptions {
   readonly backoff?: BackoffOptions;
   /** Silence after which the stream counts as dead; 20 s by default. */
   readonly idleTimeoutMs?: number;
+  /**
+   * Also list archived sessions (their summaries say `archived`), so a client can show
+   * or hide them without a new stream; hidden by the host by default.
+   */
+  readonly includeArchived?: boolean;
 }
 
 /** The session list as a client shows it. Immutable; each change makes a new one. */
@@ -77,7 +82,10 @@ export function createSessionList(options: SessionListOptions): SessionList {
       notifier.schedule();
     },
     attempt: async (context) => {
-      const stream = options.client.watchSessions({}, { signal: context.signal, timeoutMs: 0 });
+      const stream = options.client.watchSessions(
+        { includeArchived: options.includeArchived ?? false },
+        { signal: context.signal, timeoutMs: 0 },
+      );
       for await (const response of stream) {
         context.touch();
         const frame = response.frame;
