@@ -175,4 +175,34 @@ describe.skipIf(missing !== undefined)('session actions in Chromium', { timeout:
     expect(overlay).toContain('New session');
     expect(overlay).toContain('Rename the open session');
   });
+
+  it('/ opens the session search outside a text field, types a slash inside one; i focuses the message', async () => {
+    const { page, errors } = await browser.page(1280, 800);
+    const id = await host.createSession('Slash session');
+    await page.goto(`${host.url}/#/s/${id}`);
+    await page.waitForSelector('.empty-state');
+    await page.locator('[data-testid="conversation"]').click();
+    await page.keyboard.press('/');
+    const search = page.locator('[data-testid="search-input"]');
+    await search.waitFor();
+    expect(await search.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await search.getAttribute('placeholder')).toBe('Search this session');
+    expect(await search.inputValue()).toBe('');
+    await page.keyboard.press('Escape');
+    await search.waitFor({ state: 'detached' });
+
+    await page.keyboard.press('i');
+    const message = page.locator('[data-testid="input"]');
+    expect(await message.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.type('a/b');
+    expect(await message.inputValue()).toBe('a/b');
+    expect(await search.count()).toBe(0);
+
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('?');
+    const keys = (await page.textContent('[data-testid="keys-overlay"]')) ?? '';
+    expect(keys).toContain('Search this session (every session when none is open)');
+    expect(keys).toContain('Focus the message');
+    expect(errors).toEqual([]);
+  });
 });
