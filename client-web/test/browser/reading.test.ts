@@ -3,7 +3,16 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { create } from '@bufbuild/protobuf';
-import { type Payload } from '@dsh/fixtures';
+import {
+  assistantMessage,
+  toolCall,
+  toolCallBlock,
+  toolResult,
+  turnEnd,
+  turnStart,
+  userMessage,
+  type Payload,
+} from '@dsh/fixtures';
 import { ContentBlockSchema, type ContentBlock } from '@dsh/gen/content';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifacts, browserMissing, launchBrowser } from './browser.js';
@@ -142,6 +151,43 @@ describe.skipIf(missing !== undefined)('reading in Chromium', { timeout: 90_000 
     expect(remote).toEqual([]);
     expect(dialogs).toEqual([]);
     await page.locator('.bubble.user').screenshot({ path: `${artifacts}inline-images.png` });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('shows the images of a tool result inline in its card, like a message’s', async () => {
+    const id = await host.createSession('Tool images');
+    const journal = await host.journal(id);
+    const result = toolResult('shot-1', 'A screenshot of the page:');
+    if (result.case !== 'toolResult') throw new Error('toolResult builds a tool/result');
+    result.value.content.push(
+      image('image/png', png(64)),
+      image('image/svg+xml', new TextEncoder().encode('<svg></svg>')),
+    );
+    await journal.append([
+      userMessage('Take a screenshot'),
+      turnStart(1),
+      assistantMessage({ turn: 1 }, ['Taking one.', toolCallBlock('shot-1', 'screenshot', {})]),
+      toolCall('shot-1', 'screenshot', {}),
+      result,
+      turnEnd(1),
+    ]);
+    const { page, errors } = await browser.page();
+    await page.goto(`${host.url}/#/s/${id}`);
+    const card = page.locator('.dsh-card[data-call-id="shot-1"]');
+    const img = card.locator('[data-field="result-images"] [data-testid="inline-image"]');
+    await img.waitFor();
+    await page.waitForFunction(() => {
+      const el = document.querySelector<HTMLImageElement>(
+        '[data-field="result-images"] [data-testid="inline-image"]',
+      );
+      return el !== null && el.complete && el.naturalWidth === 64;
+    });
+    expect(await img.getAttribute('src')).toMatch(/^blob:/);
+    expect(await card.locator('[data-testid="image-refused"]').allTextContents()).toEqual([
+      '[image/svg+xml image not shown]',
+    ]);
+    await card.screenshot({ path: `${artifacts}tool-result-images.png` });
     expect(errors).toEqual([]);
     await page.close();
   });
