@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { create } from '@bufbuild/protobuf';
@@ -189,6 +189,90 @@ describe.skipIf(missing !== undefined)('reading in Chromium', { timeout: 90_000 
     ]);
     await card.screenshot({ path: `${artifacts}tool-result-images.png` });
     expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('exports a session as one HTML file that opens offline and looks like the client', async () => {
+    const id = await host.createSession('Export with an image');
+    const result = toolResult('shot-2', 'The chart:');
+    if (result.case !== 'toolResult') throw new Error('toolResult builds a tool/result');
+    result.value.content.push(image('image/png', png(48)));
+    await (
+      await host.journal(id)
+    ).append([
+      userMessage('Draw me a chart'),
+      turnStart(1),
+      assistantMessage({ turn: 1 }, ['Here it is.', toolCallBlock('shot-2', 'chart', {})]),
+      toolCall('shot-2', 'chart', {}),
+      result,
+      assistantMessage({ turn: 1, step: 1 }, ['**Done**: one chart.']),
+      turnEnd(1),
+    ]);
+    const { page, errors } = await browser.page();
+    const exportOf = async (session: string): Promise<string> => {
+      await page.goto(`${host.url}/#/s/${session}`);
+      await page.waitForSelector('.conversation [data-seq]');
+      await page.click('[data-testid="export"] summary');
+      const [file] = await Promise.all([
+        page.waitForEvent('download', { timeout: 30_000 }),
+        page.click('[data-action="export-html"]'),
+      ]);
+      expect(file.suggestedFilename()).toBe(`${session}.html`);
+      return readFileSync(await file.path(), 'utf8');
+    };
+    const showcase = await exportOf('showcase');
+    const withImage = await exportOf(id);
+    for (const html of [showcase, withImage]) {
+      expect(html.startsWith('<!doctype html>')).toBe(true);
+      expect(html).not.toMatch(/<script/i);
+      expect(html).not.toContain('blob:');
+      expect(html).toContain(
+        `content="default-src 'none'; style-src 'unsafe-inline'; img-src data:"`,
+      );
+    }
+
+    // Opened from disk with every request refused but its own file: it draws itself.
+    const saved = await browser.page(1000, 800);
+    const requests: string[] = [];
+    await saved.page.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith('file:')) return route.continue();
+      requests.push(url);
+      return route.abort();
+    });
+    const path = join(host.dir, 'export.html');
+    for (const [html, check] of [
+      [showcase, 'showcase'],
+      [withImage, 'image'],
+    ] as const) {
+      writeFileSync(path, html);
+      await saved.page.goto(`file://${path}`);
+      const cards = await saved.page.locator('.dsh-card').count();
+      expect(cards).toBeGreaterThan(0);
+      if (check === 'showcase') {
+        expect(await saved.page.textContent('.export-head h1')).toContain('Showcase');
+        // Cards are drawn expanded, styled by the inlined CSS (a card has a border).
+        const border = await saved.page
+          .locator('.dsh-card')
+          .first()
+          .evaluate((el) => getComputedStyle(el).borderTopStyle);
+        expect(border).toBe('solid');
+        await saved.page.screenshot({ path: `${artifacts}export-html.png` });
+      } else {
+        expect(await saved.page.locator('strong:text("Done")').count()).toBe(1);
+        await saved.page.waitForFunction(() => {
+          const img = document.querySelector<HTMLImageElement>('[data-testid="inline-image"]');
+          return img !== null && img.complete && img.naturalWidth === 48;
+        });
+        expect(
+          await saved.page.locator('[data-testid="inline-image"]').getAttribute('src'),
+        ).toMatch(/^data:image\/png;base64,/);
+      }
+    }
+    expect(requests).toEqual([]);
+    expect(errors).toEqual([]);
+    expect(saved.errors).toEqual([]);
+    await saved.page.close();
     await page.close();
   });
 
