@@ -82,7 +82,7 @@ export async function sessionHtml(options: {
       `<meta http-equiv="Content-Security-Policy" content="${policy}">`,
       '<meta name="viewport" content="width=device-width, initial-scale=1">',
       `<title>${escapeHtml(options.title)} · dsh</title>`,
-      `<style>${pageCss().replaceAll('</style', '<\\/style')}\nhtml,body{height:auto}.export-document{overflow:visible}</style>`,
+      `<style>${pageCss().replaceAll('</style', '<\\/style')}\nhtml,body{height:auto}.export-document{overflow:visible}.export-document .copy-button{display:none}</style>`,
       '</head>',
       '<body>',
       host.innerHTML,

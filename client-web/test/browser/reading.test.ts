@@ -276,6 +276,56 @@ describe.skipIf(missing !== undefined)('reading in Chromium', { timeout: 90_000 
     await page.close();
   });
 
+  it('copies a message, a call’s arguments, its output and its file path', async () => {
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: host.url,
+    });
+    const id = await host.createSession('Copy things');
+    await (
+      await host.journal(id)
+    ).append([
+      userMessage('Copy me, please'),
+      turnStart(1),
+      assistantMessage({ turn: 1 }, [
+        '**Bold** answer',
+        toolCallBlock('run-1', 'bash', { command: 'echo hi' }),
+        toolCallBlock('read-1', 'read', { file_path: 'notes.md' }),
+      ]),
+      toolCall('run-1', 'bash', { command: 'echo hi' }),
+      toolResult('run-1', 'hi\n', { meta: { exitCode: 0 } }),
+      toolCall('read-1', 'read', { file_path: 'notes.md' }),
+      toolResult('read-1', '1\tnotes'),
+      turnEnd(1),
+    ]);
+    const { page, errors } = await browser.page();
+    await page.goto(`${host.url}/#/s/${id}`);
+    const clipboard = (): Promise<string> => page.evaluate(() => navigator.clipboard.readText());
+    const user = page.locator('.bubble.user');
+    await user.hover();
+    await user.locator('[data-copy="message"]').click();
+    expect(await clipboard()).toBe('Copy me, please');
+    expect(await user.locator('[data-copy="message"]').textContent()).toContain('Copied');
+    const assistant = page.locator('.assistant');
+    await assistant.hover();
+    await assistant.locator('[data-copy="message"]').click();
+    expect(await clipboard()).toBe('**Bold** answer');
+
+    const details = page.locator('[data-testid="details"]');
+    await page.locator('.dsh-card[data-call-id="run-1"] .dsh-card-main').click();
+    await page.keyboard.press('Enter');
+    await details.locator('[data-copy="output"]').click();
+    expect(await clipboard()).toBe('hi\n');
+    await details.locator('[data-copy="arguments"]').click();
+    expect(JSON.parse(await clipboard())).toEqual({ command: 'echo hi' });
+    await details.screenshot({ path: `${artifacts}details-copy.png` });
+    await page.locator('.dsh-card[data-call-id="read-1"] .dsh-card-main').click();
+    await page.keyboard.press('Enter');
+    await details.locator('[data-copy="file path"]').click();
+    expect(await clipboard()).toMatch(/\/work-[a-z0-9]+\/notes\.md$/);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('exports a whole session as Markdown and as raw events', async () => {
     const { page, errors } = await browser.page();
     await page.goto(`${host.url}/#/s/long-paging`);
