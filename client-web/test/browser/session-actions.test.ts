@@ -163,13 +163,19 @@ describe.skipIf(missing !== undefined)('session actions in Chromium', { timeout:
     expect(errors).toEqual([]);
   });
 
-  it('offers no actions on a fixture and lists the keys in the ? overlay', async () => {
+  it('offers no actions on a fixture, groups by working directory and lists the keys in the ? overlay', async () => {
     const { page } = await browser.page();
     await page.goto(`${host.url}/#/`);
     await page.waitForSelector(rowOf('long-paging'));
     expect(await page.locator(`${rowOf('long-paging')} [data-action="session-menu"]`).count()).toBe(
       0,
     );
+    await page.click('[data-action="toggle-grouped"]');
+    const heads = await page.locator('[data-testid="group-head"]').allTextContents();
+    expect(heads.map((head) => head.trim())).toContain('project');
+    await page.screenshot({ path: `${artifacts}session-groups.png` });
+    await page.click('[data-action="toggle-grouped"]');
+    await page.locator('[data-testid="group-head"]').first().waitFor({ state: 'detached' });
     await page.keyboard.press('?');
     const overlay = (await page.textContent('[data-testid="keys-overlay"]')) ?? '';
     expect(overlay).toContain('New session');
