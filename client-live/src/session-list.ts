@@ -15,7 +15,10 @@ export interface SessionListOptions {
   readonly backoff?: BackoffOptions;
   /** Silence after which the stream counts as dead; 20 s by default. */
   readonly idleTimeoutMs?: number;
-  /** Also watch archived sessions (their summaries say `archived`); off by default. */
+  /**
+   * Also list archived sessions (their summaries say `archived`), so a client can show
+   * or hide them without a new stream; hidden by the host by default.
+   */
   readonly includeArchived?: boolean;
 }
 

@@ -65,3 +65,26 @@ describe('createSessionList()', () => {
     expect(list.state.sessions.size).toBe(before + 1);
   });
 });
+
+describe('createSessionList({ includeArchived })', () => {
+  it.each([
+    [false, 'drops an archived session and lists it again when unarchived'],
+    [true, 'keeps an archived session, marked archived'],
+  ])('includeArchived %s: %s', async (includeArchived) => {
+    const watched = createSessionList({ client: host.client, ...fast, includeArchived });
+    try {
+      const id = (await host.client.createSession({ cwd: host.dir })).session?.id ?? '';
+      await until('listed', () => watched.state.sessions.has(id));
+      await host.client.updateSession({ sessionId: id, archived: true });
+      await until('archive seen', () =>
+        includeArchived
+          ? watched.state.sessions.get(id)?.archived === true
+          : !watched.state.sessions.has(id),
+      );
+      await host.client.updateSession({ sessionId: id, archived: false });
+      await until('unarchive seen', () => watched.state.sessions.get(id)?.archived === false);
+    } finally {
+      watched.close();
+    }
+  });
+});

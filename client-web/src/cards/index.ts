@@ -12,5 +12,6 @@ export {
   type CardRendererProps,
   type WebRendererRegistry,
 } from './card-renderer.js';
+export { cardsExpandedKey } from './cards-expanded.js';
 export { webCardCache } from './web-card-cache.js';
 export { paletteColor, terminalSegments, type TerminalSegment } from './terminal-segments.js';

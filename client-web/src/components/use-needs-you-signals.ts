@@ -9,6 +9,8 @@ export interface NeedsYouSources {
   /** The open session's id and title, for the tab title. */
   readonly openId: () => string | undefined;
   readonly openTitle: () => string;
+  /** One past the last seq the open session's live window shows (0 before it loads). */
+  readonly openEnd: () => number;
   /** Opens a session (a notification's click). */
   readonly open: (id: string) => void;
 }
@@ -46,16 +48,19 @@ export function useNeedsYouSignals(sources: NeedsYouSources): void {
   );
   // The event count at which the person last saw (or was told about) each session: a
   // waiting session notifies once it has moved past it, so a new approval right after an
-  // answered one notifies even when the count never reads zero in between. A repeat
-  // replaces the session's earlier notification (same tag).
+  // answered one notifies even when the count never reads zero in between. What the open
+  // session's window showed counts as seen, so a summary that arrives after the person
+  // left it does not announce what they saw. A repeat replaces the session's earlier
+  // notification (same tag).
   const seenAt = new Map<string, number>();
-  watch([sources.waiting, sources.sessions], ([now]) => {
+  watch([sources.waiting, sources.sessions, sources.openEnd], ([now]) => {
     const sessions = sources.sessions();
     const openId = sources.openId();
     const watched = (id: string): boolean =>
       id === openId && document.visibilityState === 'visible';
     if (openId !== undefined && watched(openId)) {
-      seenAt.set(openId, sessions?.get(openId)?.eventCount ?? 0);
+      const shown = Math.max(sessions?.get(openId)?.eventCount ?? 0, sources.openEnd());
+      seenAt.set(openId, Math.max(seenAt.get(openId) ?? 0, shown));
     }
     for (const [id, count] of now) {
       const events = sessions?.get(id)?.eventCount ?? 0;

@@ -36,6 +36,8 @@ export const useHostStore = defineStore('host', () => {
   const canRespond = computed(() => facts.value?.capabilities.includes('respond') ?? false);
   const canEditQueue = computed(() => facts.value?.capabilities.includes('edit_queue') ?? false);
   const canCreate = computed(() => facts.value?.capabilities.includes('create') ?? true);
+  const canUpdate = computed(() => facts.value?.capabilities.includes('update') ?? false);
+  const canDelete = computed(() => facts.value?.capabilities.includes('delete') ?? false);
 
   /** Path facts for cards of a session in `cwd`. */
   function pathFacts(cwd: string): PathFacts {
@@ -52,6 +54,8 @@ export const useHostStore = defineStore('host', () => {
     canRespond,
     canEditQueue,
     canCreate,
+    canUpdate,
+    canDelete,
     pathFacts,
   };
 });

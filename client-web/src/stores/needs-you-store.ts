@@ -6,8 +6,9 @@ import { useSessionListStore } from './session-list-store.js';
 
 /**
  * Which sessions wait for the person: the open session's count comes from its live
- * window, every other session's from the host's summary (`pending`); `waitingCount`
- * decides between them.
+ * window once that has loaded its tail page (before, and while it shows a history
+ * window, the window knows nothing of what waits now), every other session's from the
+ * host's summary (`pending`); `waitingCount` decides between them.
  */
 export const useNeedsYouStore = defineStore('needs-you', () => {
   const list = useSessionListStore();
@@ -17,8 +18,11 @@ export const useNeedsYouStore = defineStore('needs-you', () => {
   const waiting = computed<ReadonlyMap<string, number>>(() => {
     const out = new Map<string, number>();
     for (const [id, summary] of list.state?.sessions ?? []) {
+      const live = conversation.state?.opened === true && conversation.historyAt === undefined;
       const open =
-        id === conversation.sessionId ? conversation.state?.snapshot.pending.length : undefined;
+        id === conversation.sessionId && live
+          ? conversation.state?.snapshot.pending.length
+          : undefined;
       const count = waitingCount(summary, open);
       if (count > 0) out.set(id, count);
     }

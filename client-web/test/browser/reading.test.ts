@@ -1,9 +1,18 @@
 // @vitest-environment node
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { create } from '@bufbuild/protobuf';
-import { type Payload } from '@dsh/fixtures';
+import {
+  assistantMessage,
+  toolCall,
+  toolCallBlock,
+  toolResult,
+  turnEnd,
+  turnStart,
+  userMessage,
+  type Payload,
+} from '@dsh/fixtures';
 import { ContentBlockSchema, type ContentBlock } from '@dsh/gen/content';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { artifacts, browserMissing, launchBrowser } from './browser.js';
@@ -142,6 +151,177 @@ describe.skipIf(missing !== undefined)('reading in Chromium', { timeout: 90_000 
     expect(remote).toEqual([]);
     expect(dialogs).toEqual([]);
     await page.locator('.bubble.user').screenshot({ path: `${artifacts}inline-images.png` });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('shows the images of a tool result inline in its card, like a message’s', async () => {
+    const id = await host.createSession('Tool images');
+    const journal = await host.journal(id);
+    const result = toolResult('shot-1', 'A screenshot of the page:');
+    if (result.case !== 'toolResult') throw new Error('toolResult builds a tool/result');
+    result.value.content.push(
+      image('image/png', png(64)),
+      image('image/svg+xml', new TextEncoder().encode('<svg></svg>')),
+    );
+    await journal.append([
+      userMessage('Take a screenshot'),
+      turnStart(1),
+      assistantMessage({ turn: 1 }, ['Taking one.', toolCallBlock('shot-1', 'screenshot', {})]),
+      toolCall('shot-1', 'screenshot', {}),
+      result,
+      turnEnd(1),
+    ]);
+    const { page, errors } = await browser.page();
+    await page.goto(`${host.url}/#/s/${id}`);
+    const card = page.locator('.dsh-card[data-call-id="shot-1"]');
+    const img = card.locator('[data-field="result-images"] [data-testid="inline-image"]');
+    await img.waitFor();
+    await page.waitForFunction(() => {
+      const el = document.querySelector<HTMLImageElement>(
+        '[data-field="result-images"] [data-testid="inline-image"]',
+      );
+      return el !== null && el.complete && el.naturalWidth === 64;
+    });
+    expect(await img.getAttribute('src')).toMatch(/^blob:/);
+    expect(await card.locator('[data-testid="image-refused"]').allTextContents()).toEqual([
+      '[image/svg+xml image not shown]',
+    ]);
+    await card.screenshot({ path: `${artifacts}tool-result-images.png` });
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('exports a session as one HTML file that opens offline and looks like the client', async () => {
+    const id = await host.createSession('Export with an image');
+    const result = toolResult('shot-2', 'The chart:');
+    if (result.case !== 'toolResult') throw new Error('toolResult builds a tool/result');
+    result.value.content.push(image('image/png', png(48)));
+    await (
+      await host.journal(id)
+    ).append([
+      userMessage('Draw me a chart'),
+      turnStart(1),
+      assistantMessage({ turn: 1 }, ['Here it is.', toolCallBlock('shot-2', 'chart', {})]),
+      toolCall('shot-2', 'chart', {}),
+      result,
+      assistantMessage({ turn: 1, step: 1 }, ['**Done**: one chart.']),
+      turnEnd(1),
+    ]);
+    const { page, errors } = await browser.page();
+    const exportOf = async (session: string): Promise<string> => {
+      await page.goto(`${host.url}/#/s/${session}`);
+      await page.waitForSelector('.conversation [data-seq]');
+      await page.click('[data-testid="export"] summary');
+      const [file] = await Promise.all([
+        page.waitForEvent('download', { timeout: 30_000 }),
+        page.click('[data-action="export-html"]'),
+      ]);
+      expect(file.suggestedFilename()).toBe(`${session}.html`);
+      return readFileSync(await file.path(), 'utf8');
+    };
+    const showcase = await exportOf('showcase');
+    const withImage = await exportOf(id);
+    for (const html of [showcase, withImage]) {
+      expect(html.startsWith('<!doctype html>')).toBe(true);
+      expect(html).not.toMatch(/<script/i);
+      expect(html).not.toContain('blob:');
+      expect(html).toContain(
+        `content="default-src 'none'; style-src 'unsafe-inline'; img-src data:"`,
+      );
+    }
+
+    // Opened from disk with every request refused but its own file: it draws itself.
+    const saved = await browser.page(1000, 800);
+    const requests: string[] = [];
+    await saved.page.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith('file:')) return route.continue();
+      requests.push(url);
+      return route.abort();
+    });
+    const path = join(host.dir, 'export.html');
+    for (const [html, check] of [
+      [showcase, 'showcase'],
+      [withImage, 'image'],
+    ] as const) {
+      writeFileSync(path, html);
+      await saved.page.goto(`file://${path}`);
+      const cards = await saved.page.locator('.dsh-card').count();
+      expect(cards).toBeGreaterThan(0);
+      if (check === 'showcase') {
+        expect(await saved.page.textContent('.export-head h1')).toContain('Showcase');
+        // Cards are drawn expanded, styled by the inlined CSS (a card has a border).
+        const border = await saved.page
+          .locator('.dsh-card')
+          .first()
+          .evaluate((el) => getComputedStyle(el).borderTopStyle);
+        expect(border).toBe('solid');
+        await saved.page.screenshot({ path: `${artifacts}export-html.png` });
+      } else {
+        expect(await saved.page.locator('strong:text("Done")').count()).toBe(1);
+        await saved.page.waitForFunction(() => {
+          const img = document.querySelector<HTMLImageElement>('[data-testid="inline-image"]');
+          return img !== null && img.complete && img.naturalWidth === 48;
+        });
+        expect(
+          await saved.page.locator('[data-testid="inline-image"]').getAttribute('src'),
+        ).toMatch(/^data:image\/png;base64,/);
+      }
+    }
+    expect(requests).toEqual([]);
+    expect(errors).toEqual([]);
+    expect(saved.errors).toEqual([]);
+    await saved.page.close();
+    await page.close();
+  });
+
+  it('copies a message, a call’s arguments, its output and its file path', async () => {
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: host.url,
+    });
+    const id = await host.createSession('Copy things');
+    await (
+      await host.journal(id)
+    ).append([
+      userMessage('Copy me, please'),
+      turnStart(1),
+      assistantMessage({ turn: 1 }, [
+        '**Bold** answer',
+        toolCallBlock('run-1', 'bash', { command: 'echo hi' }),
+        toolCallBlock('read-1', 'read', { file_path: 'notes.md' }),
+      ]),
+      toolCall('run-1', 'bash', { command: 'echo hi' }),
+      toolResult('run-1', 'hi\n', { meta: { exitCode: 0 } }),
+      toolCall('read-1', 'read', { file_path: 'notes.md' }),
+      toolResult('read-1', '1\tnotes'),
+      turnEnd(1),
+    ]);
+    const { page, errors } = await browser.page();
+    await page.goto(`${host.url}/#/s/${id}`);
+    const clipboard = (): Promise<string> => page.evaluate(() => navigator.clipboard.readText());
+    const user = page.locator('.bubble.user');
+    await user.hover();
+    await user.locator('[data-copy="message"]').click();
+    expect(await clipboard()).toBe('Copy me, please');
+    expect(await user.locator('[data-copy="message"]').textContent()).toContain('Copied');
+    const assistant = page.locator('.assistant');
+    await assistant.hover();
+    await assistant.locator('[data-copy="message"]').click();
+    expect(await clipboard()).toBe('**Bold** answer');
+
+    const details = page.locator('[data-testid="details"]');
+    await page.locator('.dsh-card[data-call-id="run-1"] .dsh-card-main').click();
+    await page.keyboard.press('Enter');
+    await details.locator('[data-copy="output"]').click();
+    expect(await clipboard()).toBe('hi\n');
+    await details.locator('[data-copy="arguments"]').click();
+    expect(JSON.parse(await clipboard())).toEqual({ command: 'echo hi' });
+    await details.screenshot({ path: `${artifacts}details-copy.png` });
+    await page.locator('.dsh-card[data-call-id="read-1"] .dsh-card-main').click();
+    await page.keyboard.press('Enter');
+    await details.locator('[data-copy="file path"]').click();
+    expect(await clipboard()).toMatch(/\/work-[a-z0-9]+\/notes\.md$/);
     expect(errors).toEqual([]);
     await page.close();
   });

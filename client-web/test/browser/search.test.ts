@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { ripgrepAbsent, writeNeedleJournal } from '@dsh/journal-file/test-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { browserMissing, launchBrowser } from './browser.js';
+import { artifacts, browserMissing, launchBrowser } from './browser.js';
 import { startWebHost, type WebHost } from './web-host.js';
 
 const missing = browserMissing();
@@ -48,6 +48,28 @@ describe.skipIf(missing !== undefined || noRipgrep)('search in the web client', 
     const hits = await page.innerHTML('[data-testid="search-hits"]');
     expect(hits.replace(/<!--.*?-->/g, '').replace(/ data-v-[a-z0-9]+=""/g, '')).toMatchSnapshot();
     expect(await page.textContent('[data-testid="search-hits"] mark')).toBe('capacitor');
+    // The history bar sits above the conversation, over none of its lines.
+    await page.click('[aria-label="Close search"]');
+    await page.waitForSelector('[data-testid="search-panel"]', { state: 'detached' });
+    // Each row's visible part starts at or below the bar's bottom edge (the conversation
+    // clips a row scrolled half out at its own top).
+    const layout = await page.evaluate(() => {
+      const note = document.querySelector('[data-testid="history-note"]')?.getBoundingClientRect();
+      const scroller = document.querySelector('[data-testid="conversation"]');
+      const view = scroller?.getBoundingClientRect();
+      if (note === undefined || view === undefined) return undefined;
+      const tops = [...scroller!.querySelectorAll('.node')]
+        .map((row) => row.getBoundingClientRect())
+        .filter((box) => box.height > 0 && box.bottom > view.top && box.top < view.bottom)
+        .map((box) => Math.max(box.top, view.top));
+      return { noteBottom: note.bottom, viewTop: view.top, tops };
+    });
+    expect(layout).toBeDefined();
+    expect(layout?.tops.length).toBeGreaterThan(0);
+    for (const top of [layout?.viewTop ?? 0, ...(layout?.tops ?? [])]) {
+      expect(layout?.noteBottom).toBeLessThanOrEqual(top + 0.5);
+    }
+    await page.screenshot({ path: `${artifacts}history-note.png` });
     await page.click('[data-action="back-to-live"]');
     await page.waitForSelector('[data-testid="history-note"]', { state: 'detached' });
     await page.waitForSelector('[data-testid="conversation"] >> text=nothing changed');

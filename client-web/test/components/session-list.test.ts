@@ -48,6 +48,31 @@ describe('SessionList filter', () => {
   });
 });
 
+describe('SessionList grouped by working directory', () => {
+  it('puts each root and its children under its folder, groups by their newest session', async () => {
+    const wrapper = mount(SessionList, {
+      props: {
+        rows: [...rows, row('c1', 'More parser work', '/home/dev/parser')],
+        loaded: true,
+        failing: false,
+        selectedId: undefined,
+        canCreate: true,
+        grouped: true,
+      },
+    });
+    const items = wrapper
+      .findAll('.rows > li')
+      .map((li) =>
+        li.classes('group-head') ? `# ${li.text()}` : (li.attributes('data-row-id') ?? ''),
+      );
+    expect(items).toEqual(['# parser', 'a1', 'a2', 'c1', '# site', 'b1']);
+    await wrapper.get('[data-testid="session-filter"]').setValue('parser');
+    expect(wrapper.findAll('.group-head')).toHaveLength(0);
+    await wrapper.get('[data-action="toggle-grouped"]').trigger('click');
+    expect(wrapper.emitted('toggle-grouped')).toHaveLength(1);
+  });
+});
+
 describe('KeysOverlay', () => {
   it('lists the keys', () => {
     expect(mount(KeysOverlay).html()).toMatchSnapshot();
