@@ -36,24 +36,6 @@ describe('createSessionList()', () => {
     expect(list.state.rows[at + 1]?.depth).toBe(1);
   });
 
-  it.each([
-    [false, 'leaves an archived session', false],
-    [true, 'keeps an archived session, marked archived', true],
-  ])('with includeArchived %s %s', async (includeArchived, _what, kept) => {
-    const watched = createSessionList({ client: host.client, ...fast, includeArchived });
-    try {
-      const id = (await host.client.createSession({ cwd: host.dir })).session?.id ?? '';
-      await until('listed', () => watched.state.sessions.has(id));
-      await host.client.updateSession({ sessionId: id, archived: true });
-      await until('archived', () =>
-        kept ? watched.state.sessions.get(id)?.archived === true : !watched.state.sessions.has(id),
-      );
-      expect(watched.state.sessions.has(id)).toBe(kept);
-    } finally {
-      watched.close();
-    }
-  });
-
   it('converges after a host restart from the new snapshot', async () => {
     const before = list.state.sessions.size;
     await host.stop();
