@@ -1,5 +1,6 @@
 import { constants, open, type FileHandle } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
+import { timestampMs } from '@bufbuild/protobuf/wkt';
 import type { SessionEvent } from '@dsh/gen/events';
 import {
   type ProjectionRegistry,
@@ -25,7 +26,8 @@ import {
   type ProjectionCheckpoints,
 } from '@dsh/journal';
 import { ioError, isReadOnlyError } from './io-error.js';
-import type { JournalIndex } from './journal-index.js';
+import { indexBlockSize, type JournalIndex } from './journal-index.js';
+import { indexPath, IndexWriter, loadIndex, type LoadedIndex } from './persisted-index.js';
 import { scanJournal } from './scan-journal.js';
 import { splitLines } from './scan-lines.js';
 
@@ -45,6 +47,10 @@ export interface JournalFile {
    * turns it into an `updated` change and its catalog folds the events).
    */
   readonly onAppend?: (events: readonly SessionEvent[], end: number) => void;
+  /** Keep the index in `<id>.idx` beside a writable journal (default true). */
+  readonly persistIndex?: boolean;
+  /** Where a line about the index (rebuilt, damaged, stale) goes. */
+  readonly log?: (line: string) => void;
 }
 
 /**
@@ -62,6 +68,8 @@ export class FileJournal implements JournalLog {
   private closed = false;
   /** Set when a failed write may have left bytes past the last durable line. */
   private dirty = false;
+  /** True from a `turn/start` appended here to its `turn/end`: a turn is running. */
+  private turnOpen = false;
 
   private constructor(
     private readonly file: JournalFile,
@@ -72,6 +80,7 @@ export class FileJournal implements JournalLog {
     private lastTime: Date | undefined,
     /** Why appends are refused although the session is not a fixture (a read-only disk). */
     private readonly refusal: string | undefined,
+    private readonly writer: IndexWriter | undefined,
   ) {
     this.nextSeq = index.length;
   }
@@ -101,7 +110,16 @@ export class FileJournal implements JournalLog {
       }
     }
     try {
-      const scanned = await scanJournal(fd, file.sessionId, file.registry).catch(rethrow(fail));
+      const persist = !file.readOnly && refusal === undefined && file.persistIndex !== false;
+      const loaded = persist
+        ? await loadIndex(indexPath(file.path), fd, file.sessionId, file.registry)
+        : undefined;
+      const scanned = await scanJournal(
+        fd,
+        file.sessionId,
+        file.registry,
+        loaded?.restored,
+      ).catch(rethrow(fail));
       if (!scanned.ok) {
         const { line, reason } = scanned.failure;
         throw new JournalError('corrupt', `session ${file.sessionId}: line ${line}: ${reason}`, {
@@ -114,7 +132,9 @@ export class FileJournal implements JournalLog {
         await fd.truncate(tornFrom).catch(rethrow(fail));
         await fd.datasync().catch(rethrow(fail));
       }
-      return new FileJournal(file, fd, header, index, checkpoints, lastTime, refusal);
+      const writer = loaded && (await indexWriter(file, fd, loaded, scanned.value));
+      writer?.update();
+      return new FileJournal(file, fd, header, index, checkpoints, lastTime, refusal, writer);
     } catch (error) {
       await fd.close();
       throw error;
@@ -141,9 +161,14 @@ export class FileJournal implements JournalLog {
     return this.tails.count;
   }
 
-  /** True when no append is waiting or being written. */
+  /** True when no append is waiting or being written and no turn appended here is running. */
   get idle(): boolean {
-    return this.queue.length === 0 && this.flushing === undefined;
+    return this.queue.length === 0 && this.flushing === undefined && !this.turnOpen;
+  }
+
+  /** Settles once the index writes queued so far are done (tests wait for it). */
+  get indexWritten(): Promise<void> {
+    return this.writer?.settled ?? Promise.resolve();
   }
 
   append(payloads: readonly EventPayload[], options: LogAppendOptions): Promise<SessionEvent[]> {
@@ -230,6 +255,7 @@ export class FileJournal implements JournalLog {
     this.closed = true;
     await this.flushing;
     this.tails.close();
+    await this.writer?.close();
     await this.fd.close();
   }
 
@@ -326,10 +352,14 @@ export class FileJournal implements JournalLog {
     for (const pending of batch) {
       pending.events.forEach((event, i) => {
         const type = eventType(event);
-        this.index.push(pending.lines[i]!.length, messageTypes.has(type));
+        const timeMs = event.time === undefined ? pending.lastTimeMs : timestampMs(event.time);
+        this.index.push(pending.lines[i]!.length, messageTypes.has(type), timeMs);
         this.checkpoints.advance(reads.has(type) ? event : undefined);
+        if (type === 'turn/start') this.turnOpen = true;
+        else if (type === 'turn/end') this.turnOpen = false;
       });
     }
+    this.writer?.update();
     this.lastTime = new Date(batch.at(-1)!.lastTimeMs);
     const events = batch.flatMap((p) => p.events);
     this.tails.push(events);
@@ -368,6 +398,50 @@ export class FileJournal implements JournalLog {
       line,
     });
   }
+}
+
+/**
+ * The writer of a journal's index file after an open, and the log line saying what the
+ * open found when the index was missing, damaged, stale or not this journal's.
+ */
+async function indexWriter(
+  file: JournalFile,
+  fd: FileHandle,
+  loaded: LoadedIndex,
+  scanned: { index: JournalIndex; checkpoints: ProjectionCheckpoints },
+): Promise<IndexWriter> {
+  const { index, checkpoints } = scanned;
+  const path = indexPath(file.path);
+  const kept = loaded.restored?.index.blocks ?? 0;
+  const behind = kept < index.blocks;
+  const name = basename(path);
+  const indexed = `${index.length} events`;
+  let line: string | undefined;
+  if (loaded.problem === 'missing') {
+    if (index.blocks > 0) line = `no index file ${name}: indexed ${indexed} from the journal`;
+  } else if (loaded.problem !== undefined) {
+    line =
+      loaded.restored === undefined
+        ? `the index file ${name} is ${loaded.problem}: rebuilt it from the journal (${indexed})`
+        : `the index file ${name} is ${loaded.problem}: kept its first ${kept * indexBlockSize} events, ` +
+          `indexed the rest of ${indexed} from the journal`;
+  } else if (behind) {
+    line =
+      `the index file ${name} covered ${kept * indexBlockSize} of ${indexed} (the journal grew after ` +
+      'its last write): indexed the rest from the journal';
+  }
+  if (line !== undefined) file.log?.(`session ${file.sessionId}: ${line}`);
+  const headerLine = Buffer.allocUnsafe(index.byteRange(0, 0)[0]);
+  const { bytesRead } = await fd.read(headerLine, 0, headerLine.length, 0);
+  return new IndexWriter(
+    path,
+    IndexWriter.header(headerLine.subarray(0, bytesRead), file.registry),
+    index,
+    checkpoints,
+    loaded.keepBytes,
+    kept,
+    loaded.problem !== undefined || behind,
+  );
 }
 
 /** A `catch` handler that throws `map(error)`. */

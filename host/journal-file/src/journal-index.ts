@@ -1,4 +1,24 @@
-import type { OversizedLine } from '@dsh/journal';
+import { checkpointInterval, type OversizedLine } from '@dsh/journal';
+
+/** Events per block of the persisted index: one projection checkpoint each. */
+export const indexBlockSize = checkpointInterval;
+
+/** One block of the index: events [firstSeq, firstSeq + ends.length), as persisted. */
+export interface IndexBlock {
+  readonly firstSeq: number;
+  /** Byte offset just past each event's line. */
+  readonly ends: Float64Array;
+  /** Per event: bit 0 a message boundary, bit 1 an oversized line. */
+  readonly flags: Uint8Array;
+  /** The oversized lines of the block by seq. */
+  readonly oversized: ReadonlyMap<number, OversizedLine>;
+  /** Time of the block's last event (ms since the epoch). */
+  readonly lastTimeMs: number;
+}
+
+/** Flag bits of `IndexBlock.flags`. */
+export const messageFlag = 1;
+export const oversizedFlag = 2;
 
 /**
  * The in-memory index of one journal: the byte offset of every event line and the
@@ -14,6 +34,8 @@ export class JournalIndex {
   /** Seqs of oversized lines, ascending, and what each holds. */
   private readonly oversizedSeqs: number[] = [];
   private readonly oversizedLines = new Map<number, OversizedLine>();
+  /** Time of the last event of each complete block (ms). */
+  private readonly blockTimes: number[] = [];
 
   /** `firstOffset` is the byte offset of event 0 (just past the header line). */
   constructor(firstOffset: number) {
@@ -32,7 +54,7 @@ export class JournalIndex {
   }
 
   /** Indexes the next event: its line takes `bytes` bytes including the newline. */
-  push(bytes: number, isMessage: boolean): void {
+  push(bytes: number, isMessage: boolean, timeMs: number): void {
     if (this.count + 2 > this.offsets.length) this.offsets = grow(this.offsets);
     if (isMessage) {
       if (this.boundaryCount === this.boundaries.length) this.boundaries = grow(this.boundaries);
@@ -40,13 +62,72 @@ export class JournalIndex {
     }
     this.offsets[this.count + 1] = (this.offsets[this.count] as number) + bytes;
     this.count += 1;
+    if (this.count % indexBlockSize === 0) this.blockTimes.push(timeMs);
+  }
+
+  /** Complete blocks: `indexBlockSize` events each. */
+  get blocks(): number {
+    return this.blockTimes.length;
+  }
+
+  /** The k-th complete block, as the persisted index stores it. */
+  block(k: number): IndexBlock {
+    const firstSeq = k * indexBlockSize;
+    const to = firstSeq + indexBlockSize;
+    const ends = this.offsets.slice(firstSeq + 1, to + 1);
+    const flags = new Uint8Array(indexBlockSize);
+    for (let i = this.messagesBefore(firstSeq); i < this.boundaryCount; i += 1) {
+      const seq = this.boundaries[i] as number;
+      if (seq >= to) break;
+      flags[seq - firstSeq] = (flags[seq - firstSeq] as number) | messageFlag;
+    }
+    const oversized = new Map<number, OversizedLine>();
+    for (const seq of this.oversizedBetween(firstSeq, to)) {
+      flags[seq - firstSeq] = (flags[seq - firstSeq] as number) | oversizedFlag;
+      oversized.set(seq, this.oversizedLines.get(seq)!);
+    }
+    return { firstSeq, ends, flags, oversized, lastTimeMs: this.blockTimes[k] as number };
+  }
+
+  /**
+   * The index of consecutive blocks from seq 0 (a persisted index read back), in one
+   * copy per block: no line is read.
+   */
+  static restore(firstOffset: number, blocks: readonly IndexBlock[]): JournalIndex {
+    const index = new JournalIndex(firstOffset);
+    const count = blocks.length * indexBlockSize;
+    let capacity = index.offsets.length;
+    while (capacity < count + 2) capacity *= 2;
+    index.offsets = new Float64Array(capacity);
+    index.offsets[0] = firstOffset;
+    const boundaries: number[] = [];
+    for (const block of blocks) {
+      index.offsets.set(block.ends, block.firstSeq + 1);
+      const { flags } = block;
+      for (let i = 0; i < flags.length; i += 1) {
+        const flag = flags[i] as number;
+        if (flag === 0) continue;
+        const seq = block.firstSeq + i;
+        if (flag & messageFlag) boundaries.push(seq);
+        if (flag & oversizedFlag) {
+          index.oversizedSeqs.push(seq);
+          index.oversizedLines.set(seq, block.oversized.get(seq)!);
+        }
+      }
+      index.blockTimes.push(block.lastTimeMs);
+    }
+    index.boundaries = new Uint32Array(Math.max(1024, boundaries.length * 2));
+    index.boundaries.set(boundaries);
+    index.boundaryCount = boundaries.length;
+    index.count = count;
+    return index;
   }
 
   /** Indexes the next event as a line too large to serve (never a message boundary). */
   pushOversized(bytes: number, line: OversizedLine): void {
     this.oversizedSeqs.push(this.count);
     this.oversizedLines.set(this.count, line);
-    this.push(bytes, false);
+    this.push(bytes, false, line.time.getTime());
   }
 
   /** Seqs of oversized lines with from <= seq < to, ascending. */

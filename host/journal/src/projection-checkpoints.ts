@@ -32,6 +32,33 @@ export class ProjectionCheckpoints {
     }
   }
 
+  /** Events folded so far. */
+  get length(): number {
+    return this.count;
+  }
+
+  /**
+   * The i-th snapshot: the states after the first `i * checkpointInterval` events (what a
+   * persisted index stores per block).
+   */
+  snapshot(i: number): JsonValue | undefined {
+    return this.snapshots[i];
+  }
+
+  /**
+   * Checkpoints restored from their snapshots (`snapshots[i]` after `i * checkpointInterval`
+   * events, from the initial states on), positioned after the last one: the live state is
+   * the last snapshot restored, so folding goes on from there.
+   */
+  static resume(registry: ProjectionRegistry, snapshots: readonly JsonValue[]): ProjectionCheckpoints {
+    const checkpoints = new ProjectionCheckpoints(registry);
+    if (snapshots.length <= 1) return checkpoints;
+    checkpoints.snapshots.push(...snapshots.slice(1));
+    checkpoints.count = (snapshots.length - 1) * checkpointInterval;
+    checkpoints.states = registry.restore(snapshots.at(-1)!);
+    return checkpoints;
+  }
+
   /** The latest checkpoint at or below `seq`: its seq and restored states. */
   checkpointFor(seq: number): { seq: number; states: ProjectionStates } {
     const i = Math.min(Math.floor(seq / checkpointInterval), this.snapshots.length - 1);
