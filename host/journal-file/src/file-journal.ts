@@ -114,6 +114,8 @@ export class FileJournal implements JournalLog {
       const loaded = persist
         ? await loadIndex(indexPath(file.path), fd, file.sessionId, file.registry)
         : undefined;
+      // The scan extends the restored index: count what the file held before it.
+      const restoredBlocks = loaded?.restored?.index.blocks ?? 0;
       const scanned = await scanJournal(
         fd,
         file.sessionId,
@@ -132,7 +134,8 @@ export class FileJournal implements JournalLog {
         await fd.truncate(tornFrom).catch(rethrow(fail));
         await fd.datasync().catch(rethrow(fail));
       }
-      const writer = loaded && (await indexWriter(file, fd, loaded, scanned.value));
+      const writer =
+        loaded && (await indexWriter(file, fd, loaded, restoredBlocks, scanned.value));
       writer?.update();
       return new FileJournal(file, fd, header, index, checkpoints, lastTime, refusal, writer);
     } catch (error) {
@@ -408,11 +411,11 @@ async function indexWriter(
   file: JournalFile,
   fd: FileHandle,
   loaded: LoadedIndex,
+  kept: number,
   scanned: { index: JournalIndex; checkpoints: ProjectionCheckpoints },
 ): Promise<IndexWriter> {
   const { index, checkpoints } = scanned;
   const path = indexPath(file.path);
-  const kept = loaded.restored?.index.blocks ?? 0;
   const behind = kept < index.blocks;
   const name = basename(path);
   const indexed = `${index.length} events`;
