@@ -87,6 +87,8 @@ async function serveLocked(
     fixtureDirs: [...config.fixtureDirs],
     // A turn a stopped host left open is closed before any client sees the session.
     onFirstOpen: (journal) => recoverDanglingTurn(journal),
+    // A missing, stale or damaged index beside a journal is rebuilt; the log says so.
+    log: (line) => out(`dsh: ${line}`),
     ...(prices !== undefined && {
       projections: createProjectionRegistry(standardProjections(prices)),
     }),

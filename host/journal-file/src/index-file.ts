@@ -1,7 +1,13 @@
 import { crc32 } from 'node:zlib';
 import type { JsonValue } from '@bufbuild/protobuf';
 import type { OversizedLine } from '@dsh/journal';
-import { type IndexBlock, indexBlockSize, oversizedFlag } from './journal-index.js';
+import {
+  type IndexBlock,
+  indexBlockSize,
+  messageFlag,
+  oversizedFlag,
+  type StoredBlock,
+} from './journal-index.js';
 
 /** The persisted index format this host reads and writes. */
 export const indexFormat = 1;
@@ -22,15 +28,20 @@ export interface IndexFileHeader {
   readonly projections: string;
 }
 
-/** A block with the projection checkpoint after its last event. */
+/** A block with the projection checkpoint after its last event, to write. */
 export interface PersistedBlock extends IndexBlock {
   readonly checkpoint: JsonValue;
+}
+
+/** A block read back; its checkpoint stays JSON text until a baseline needs it. */
+export interface ReadBlock extends StoredBlock {
+  readonly checkpointText: string;
 }
 
 /** What an index file holds up to its first bad record. */
 export interface DecodedIndexFile {
   readonly header: IndexFileHeader | undefined;
-  readonly blocks: PersistedBlock[];
+  readonly blocks: ReadBlock[];
   /** Bytes of the good records: a writer truncates the file here before it appends. */
   readonly goodBytes: number;
   /** Why decoding stopped before the end of the file (a torn or damaged record). */
@@ -43,26 +54,31 @@ export function encodeIndexHeader(header: IndexFileHeader): Buffer {
 }
 
 /**
- * A block record: first seq, count, the end offset of every line (f64), a flag byte per
- * line, then JSON with the last event's time, the oversized lines and the checkpoint.
+ * A block record: first seq, count, the last event's time (f64 ms), the length of the
+ * oversized lines' JSON, the end offset of every line (f64), a flag byte per line, the
+ * oversized lines' JSON (empty when there are none) and the checkpoint's JSON.
  */
 export function encodeIndexBlock(block: PersistedBlock): Buffer {
   const count = block.ends.length;
-  const oversized = [...block.oversized].map(([seq, line]) => [
-    seq,
-    line.type,
-    line.time.getTime(),
-    line.bytes,
-  ]);
-  const json = Buffer.from(
-    JSON.stringify({ t: block.lastTimeMs, o: oversized, c: block.checkpoint }),
-  );
-  const body = Buffer.allocUnsafe(8 + count * 9 + json.length);
+  const oversized =
+    block.oversized.size === 0
+      ? Buffer.alloc(0)
+      : Buffer.from(
+          JSON.stringify(
+            [...block.oversized].map(([seq, l]) => [seq, l.type, l.time.getTime(), l.bytes]),
+          ),
+        );
+  const checkpoint = Buffer.from(JSON.stringify(block.checkpoint));
+  const head = 20;
+  const body = Buffer.allocUnsafe(head + count * 9 + oversized.length + checkpoint.length);
   body.writeUInt32LE(block.firstSeq, 0);
   body.writeUInt32LE(count, 4);
-  Buffer.from(block.ends.buffer, block.ends.byteOffset, count * 8).copy(body, 8);
-  Buffer.from(block.flags.buffer, block.flags.byteOffset, count).copy(body, 8 + count * 8);
-  json.copy(body, 8 + count * 9);
+  body.writeDoubleLE(block.lastTimeMs, 8);
+  body.writeUInt32LE(oversized.length, 16);
+  Buffer.from(block.ends.buffer, block.ends.byteOffset, count * 8).copy(body, head);
+  Buffer.from(block.flags.buffer, block.flags.byteOffset, count).copy(body, head + count * 8);
+  oversized.copy(body, head + count * 9);
+  checkpoint.copy(body, head + count * 9 + oversized.length);
   return frame(blockKind, body);
 }
 
@@ -73,7 +89,7 @@ export function encodeIndexBlock(block: PersistedBlock): Buffer {
  */
 export function decodeIndexFile(data: Buffer): DecodedIndexFile {
   let header: IndexFileHeader | undefined;
-  const blocks: PersistedBlock[] = [];
+  const blocks: ReadBlock[] = [];
   let at = 0;
   let problem: string | undefined;
   let lastEnd = -1;
@@ -95,12 +111,14 @@ export function decodeIndexFile(data: Buffer): DecodedIndexFile {
     } else {
       const block = kind === blockKind ? decodeBlock(body) : undefined;
       const expected = blocks.length * indexBlockSize;
-      if (block === undefined || block.firstSeq !== expected || !growing(block.ends, lastEnd)) {
+      const first = block?.endBytes.readDoubleLE(0) ?? Number.NaN;
+      const last = block?.endBytes.readDoubleLE(block.endBytes.length - 8) ?? Number.NaN;
+      if (block === undefined || block.firstSeq !== expected || !(lastEnd < first && first <= last)) {
         problem = `record at byte ${at}: not the block of events from seq ${expected}`;
         break;
       }
       blocks.push(block);
-      lastEnd = block.ends[block.ends.length - 1] as number;
+      lastEnd = last;
     }
     at = next;
   }
@@ -144,41 +162,42 @@ function decodeHeader(body: Buffer): IndexFileHeader | undefined {
   return { format, start, headerCrc, projections };
 }
 
-function decodeBlock(body: Buffer): PersistedBlock | undefined {
-  if (body.length < 8) return undefined;
+function decodeBlock(body: Buffer): ReadBlock | undefined {
+  const head = 20;
+  if (body.length < head) return undefined;
   const firstSeq = body.readUInt32LE(0);
   const count = body.readUInt32LE(4);
-  if (count !== indexBlockSize || body.length < 8 + count * 9) return undefined;
-  const ends = new Float64Array(count);
-  Buffer.from(ends.buffer).set(body.subarray(8, 8 + count * 8));
-  const flags = new Uint8Array(body.subarray(8 + count * 8, 8 + count * 9));
-  const json = parseJson(body.subarray(8 + count * 9));
-  if (typeof json !== 'object' || json === null) return undefined;
-  const { t, o, c } = json as { t?: unknown; o?: unknown; c?: unknown };
-  if (typeof t !== 'number' || !Array.isArray(o) || c === undefined) return undefined;
+  const lastTimeMs = body.readDoubleLE(8);
+  const oversizedBytes = body.readUInt32LE(16);
+  const checkpointAt = head + count * 9 + oversizedBytes;
+  if (count !== indexBlockSize || body.length <= checkpointAt) return undefined;
+  const endBytes = body.subarray(head, head + count * 8);
+  const flags = body.subarray(head + count * 8, head + count * 9);
   const oversized = new Map<number, OversizedLine>();
-  for (const entry of o as unknown[]) {
-    if (!Array.isArray(entry) || entry.length !== 4) return undefined;
-    const [seq, type, time, bytes] = entry as unknown[];
-    if (typeof seq !== 'number' || typeof type !== 'string') return undefined;
-    if (typeof time !== 'number' || typeof bytes !== 'number') return undefined;
+  if (oversizedBytes > 0) {
+    const entries = parseJson(body.subarray(head + count * 9, checkpointAt));
+    if (!Array.isArray(entries)) return undefined;
+    for (const entry of entries as unknown[]) {
+      if (!Array.isArray(entry) || entry.length !== 4) return undefined;
+      const [seq, type, time, bytes] = entry as unknown[];
+      if (typeof seq !== 'number' || typeof type !== 'string') return undefined;
+      if (typeof time !== 'number' || typeof bytes !== 'number') return undefined;
+      oversized.set(seq, { type, time: new Date(time), bytes });
+    }
+  }
+  let flagged = 0;
+  if (oversized.size === 0) {
+    // The common case, checked natively: no flag byte has the oversized bit.
+    if (flags.includes(oversizedFlag) || flags.includes(oversizedFlag | messageFlag)) return undefined;
+  } else {
+    for (let i = 0; i < count; i += 1) flagged += ((flags[i] as number) & oversizedFlag) >> 1;
+    if (flagged !== oversized.size) return undefined;
+  }
+  for (const seq of oversized.keys()) {
     if (!((flags[seq - firstSeq] ?? 0) & oversizedFlag)) return undefined;
-    oversized.set(seq, { type, time: new Date(time), bytes });
   }
-  for (let i = 0; i < count; i += 1) {
-    if ((flags[i] as number) & oversizedFlag && !oversized.has(firstSeq + i)) return undefined;
-  }
-  return { firstSeq, ends, flags, oversized, lastTimeMs: t, checkpoint: c as JsonValue };
-}
-
-/** True when every end is past the one before, starting past `after`. */
-function growing(ends: Float64Array, after: number): boolean {
-  let last = after;
-  for (const end of ends) {
-    if (!(end > last) || !Number.isSafeInteger(end)) return false;
-    last = end;
-  }
-  return true;
+  const checkpointText = body.toString('utf8', checkpointAt);
+  return { firstSeq, endBytes, flags, oversized, lastTimeMs, checkpointText };
 }
 
 function parseJson(bytes: Buffer): unknown {

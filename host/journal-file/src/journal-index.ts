@@ -16,6 +16,11 @@ export interface IndexBlock {
   readonly lastTimeMs: number;
 }
 
+/** A block read back from an index file: its end offsets still as little-endian f64 bytes. */
+export interface StoredBlock extends Omit<IndexBlock, 'ends'> {
+  readonly endBytes: Buffer;
+}
+
 /** Flag bits of `IndexBlock.flags`. */
 export const messageFlag = 1;
 export const oversizedFlag = 2;
@@ -93,32 +98,36 @@ export class JournalIndex {
    * The index of consecutive blocks from seq 0 (a persisted index read back), in one
    * copy per block: no line is read.
    */
-  static restore(firstOffset: number, blocks: readonly IndexBlock[]): JournalIndex {
+  static restore(firstOffset: number, blocks: readonly StoredBlock[]): JournalIndex {
     const index = new JournalIndex(firstOffset);
     const count = blocks.length * indexBlockSize;
     let capacity = index.offsets.length;
     while (capacity < count + 2) capacity *= 2;
     index.offsets = new Float64Array(capacity);
     index.offsets[0] = firstOffset;
-    const boundaries: number[] = [];
+    const offsetBytes = new Uint8Array(index.offsets.buffer);
+    let messages = 0;
     for (const block of blocks) {
-      index.offsets.set(block.ends, block.firstSeq + 1);
+      offsetBytes.set(block.endBytes, (block.firstSeq + 1) * 8);
       const { flags } = block;
+      for (let i = 0; i < flags.length; i += 1) messages += (flags[i] as number) & messageFlag;
+    }
+    index.boundaries = new Uint32Array(Math.max(1024, messages * 2));
+    let b = 0;
+    for (const block of blocks) {
+      const { flags, firstSeq } = block;
       for (let i = 0; i < flags.length; i += 1) {
         const flag = flags[i] as number;
         if (flag === 0) continue;
-        const seq = block.firstSeq + i;
-        if (flag & messageFlag) boundaries.push(seq);
+        if (flag & messageFlag) index.boundaries[b++] = firstSeq + i;
         if (flag & oversizedFlag) {
-          index.oversizedSeqs.push(seq);
-          index.oversizedLines.set(seq, block.oversized.get(seq)!);
+          index.oversizedSeqs.push(firstSeq + i);
+          index.oversizedLines.set(firstSeq + i, block.oversized.get(firstSeq + i)!);
         }
       }
       index.blockTimes.push(block.lastTimeMs);
     }
-    index.boundaries = new Uint32Array(Math.max(1024, boundaries.length * 2));
-    index.boundaries.set(boundaries);
-    index.boundaryCount = boundaries.length;
+    index.boundaryCount = b;
     index.count = count;
     return index;
   }

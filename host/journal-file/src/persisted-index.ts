@@ -5,6 +5,7 @@ import {
   type JournalHeader,
   ProjectionCheckpoints,
   type ProjectionRegistry,
+  SnapshotText,
 } from '@dsh/journal';
 import {
   decodeIndexFile,
@@ -89,7 +90,7 @@ export async function loadIndex(
   if (mismatch !== undefined) return none(`does not match the journal (${mismatch})`);
   const checkpoints = ProjectionCheckpoints.resume(registry, [
     registry.snapshot(registry.initial()),
-    ...blocks.map((b) => b.checkpoint),
+    ...blocks.map((b) => new SnapshotText(b.checkpointText)),
   ]);
   const lastTimeMs = blocks.at(-1)?.lastTimeMs;
   return {

@@ -12,7 +12,8 @@ export const checkpointInterval = 256;
  */
 export class ProjectionCheckpoints {
   private states: ProjectionStates;
-  private readonly snapshots: JsonValue[];
+  /** A snapshot, or its JSON text until it is first needed (read back from a file). */
+  private readonly snapshots: (JsonValue | SnapshotText)[];
   private count = 0;
 
   constructor(readonly registry: ProjectionRegistry) {
@@ -42,7 +43,11 @@ export class ProjectionCheckpoints {
    * persisted index stores per block).
    */
   snapshot(i: number): JsonValue | undefined {
-    return this.snapshots[i];
+    const kept = this.snapshots[i];
+    if (!(kept instanceof SnapshotText)) return kept;
+    const parsed = JSON.parse(kept.text) as JsonValue;
+    this.snapshots[i] = parsed;
+    return parsed;
   }
 
   /**
@@ -50,18 +55,26 @@ export class ProjectionCheckpoints {
    * events, from the initial states on), positioned after the last one: the live state is
    * the last snapshot restored, so folding goes on from there.
    */
-  static resume(registry: ProjectionRegistry, snapshots: readonly JsonValue[]): ProjectionCheckpoints {
+  static resume(
+    registry: ProjectionRegistry,
+    snapshots: readonly (JsonValue | SnapshotText)[],
+  ): ProjectionCheckpoints {
     const checkpoints = new ProjectionCheckpoints(registry);
     if (snapshots.length <= 1) return checkpoints;
-    checkpoints.snapshots.push(...snapshots.slice(1));
+    for (let i = 1; i < snapshots.length; i += 1) checkpoints.snapshots.push(snapshots[i]!);
     checkpoints.count = (snapshots.length - 1) * checkpointInterval;
-    checkpoints.states = registry.restore(snapshots.at(-1)!);
+    checkpoints.states = registry.restore(checkpoints.snapshot(snapshots.length - 1)!);
     return checkpoints;
   }
 
   /** The latest checkpoint at or below `seq`: its seq and restored states. */
   checkpointFor(seq: number): { seq: number; states: ProjectionStates } {
     const i = Math.min(Math.floor(seq / checkpointInterval), this.snapshots.length - 1);
-    return { seq: i * checkpointInterval, states: this.registry.restore(this.snapshots[i]!) };
+    return { seq: i * checkpointInterval, states: this.registry.restore(this.snapshot(i)!) };
   }
+}
+
+/** A checkpoint snapshot kept as its JSON text, parsed the first time it is needed. */
+export class SnapshotText {
+  constructor(readonly text: string) {}
 }
