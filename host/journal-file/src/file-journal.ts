@@ -116,12 +116,9 @@ export class FileJournal implements JournalLog {
         : undefined;
       // The scan extends the restored index: count what the file held before it.
       const restoredBlocks = loaded?.restored?.index.blocks ?? 0;
-      const scanned = await scanJournal(
-        fd,
-        file.sessionId,
-        file.registry,
-        loaded?.restored,
-      ).catch(rethrow(fail));
+      const scanned = await scanJournal(fd, file.sessionId, file.registry, loaded?.restored).catch(
+        rethrow(fail),
+      );
       if (!scanned.ok) {
         const { line, reason } = scanned.failure;
         throw new JournalError('corrupt', `session ${file.sessionId}: line ${line}: ${reason}`, {
@@ -134,8 +131,7 @@ export class FileJournal implements JournalLog {
         await fd.truncate(tornFrom).catch(rethrow(fail));
         await fd.datasync().catch(rethrow(fail));
       }
-      const writer =
-        loaded && (await indexWriter(file, fd, loaded, restoredBlocks, scanned.value));
+      const writer = loaded && (await indexWriter(file, fd, loaded, restoredBlocks, scanned.value));
       writer?.update();
       return new FileJournal(file, fd, header, index, checkpoints, lastTime, refusal, writer);
     } catch (error) {

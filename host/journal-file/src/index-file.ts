@@ -113,7 +113,11 @@ export function decodeIndexFile(data: Buffer): DecodedIndexFile {
       const expected = blocks.length * indexBlockSize;
       const first = block?.endBytes.readDoubleLE(0) ?? Number.NaN;
       const last = block?.endBytes.readDoubleLE(block.endBytes.length - 8) ?? Number.NaN;
-      if (block === undefined || block.firstSeq !== expected || !(lastEnd < first && first <= last)) {
+      if (
+        block === undefined ||
+        block.firstSeq !== expected ||
+        !(lastEnd < first && first <= last)
+      ) {
         problem = `record at byte ${at}: not the block of events from seq ${expected}`;
         break;
       }
@@ -188,7 +192,8 @@ function decodeBlock(body: Buffer): ReadBlock | undefined {
   let flagged = 0;
   if (oversized.size === 0) {
     // The common case, checked natively: no flag byte has the oversized bit.
-    if (flags.includes(oversizedFlag) || flags.includes(oversizedFlag | messageFlag)) return undefined;
+    if (flags.includes(oversizedFlag) || flags.includes(oversizedFlag | messageFlag))
+      return undefined;
   } else {
     for (let i = 0; i < count; i += 1) flagged += ((flags[i] as number) & oversizedFlag) >> 1;
     if (flagged !== oversized.size) return undefined;

@@ -61,7 +61,11 @@ export async function loadIndex(
     data = await readFile(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return { restored: undefined, keepBytes: 0, problem: code === 'ENOENT' ? 'missing' : String(error) };
+    return {
+      restored: undefined,
+      keepBytes: 0,
+      problem: code === 'ENOENT' ? 'missing' : String(error),
+    };
   }
   const decoded = decodeIndexFile(data);
   const { header, blocks } = decoded;

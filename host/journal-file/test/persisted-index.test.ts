@@ -141,7 +141,9 @@ const damages: {
     name: 'folded by other projections (a price table)',
     damage: async () => {},
     projections: createProjectionRegistry(
-      standardProjections(new Map([['demo', { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 }]])),
+      standardProjections(
+        new Map([['demo', { input: 1, output: 2, cacheRead: 0, cacheWrite: 0 }]]),
+      ),
     ),
     log: /is folded by other projections: rebuilt it/,
   },

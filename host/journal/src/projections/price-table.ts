@@ -24,5 +24,7 @@ export function usageCost(usage: Usage, price: ModelPrice): number {
 
 /** A price table as a string that changes with any price (a projection's `key`). */
 export function priceKey(prices: PriceTable | undefined): string {
-  return prices === undefined ? '' : JSON.stringify([...prices].sort(([a], [b]) => (a < b ? -1 : 1)));
+  return prices === undefined
+    ? ''
+    : JSON.stringify([...prices].sort(([a], [b]) => (a < b ? -1 : 1)));
 }
