@@ -1,5 +1,5 @@
 import { constants, open, type FileHandle } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
+import { dirname } from 'node:path';
 import { timestampMs } from '@bufbuild/protobuf/wkt';
 import type { SessionEvent } from '@dsh/gen/events';
 import {
@@ -26,8 +26,9 @@ import {
   type ProjectionCheckpoints,
 } from '@dsh/journal';
 import { ioError, isReadOnlyError } from './io-error.js';
-import { indexBlockSize, type JournalIndex } from './journal-index.js';
-import { indexPath, IndexWriter, loadIndex, type LoadedIndex } from './persisted-index.js';
+import type { JournalIndex } from './journal-index.js';
+import { openIndexWriter, type IndexWriter } from './index-writer.js';
+import { indexPath, loadIndex } from './persisted-index.js';
 import { scanJournal } from './scan-journal.js';
 import { splitLines } from './scan-lines.js';
 
@@ -131,7 +132,8 @@ export class FileJournal implements JournalLog {
         await fd.truncate(tornFrom).catch(rethrow(fail));
         await fd.datasync().catch(rethrow(fail));
       }
-      const writer = loaded && (await indexWriter(file, fd, loaded, restoredBlocks, scanned.value));
+      const writer =
+        loaded && (await openIndexWriter(file, fd, loaded, restoredBlocks, scanned.value));
       writer?.update();
       return new FileJournal(file, fd, header, index, checkpoints, lastTime, refusal, writer);
     } catch (error) {
@@ -397,50 +399,6 @@ export class FileJournal implements JournalLog {
       line,
     });
   }
-}
-
-/**
- * The writer of a journal's index file after an open, and the log line saying what the
- * open found when the index was missing, damaged, stale or not this journal's.
- */
-async function indexWriter(
-  file: JournalFile,
-  fd: FileHandle,
-  loaded: LoadedIndex,
-  kept: number,
-  scanned: { index: JournalIndex; checkpoints: ProjectionCheckpoints },
-): Promise<IndexWriter> {
-  const { index, checkpoints } = scanned;
-  const path = indexPath(file.path);
-  const behind = kept < index.blocks;
-  const name = basename(path);
-  const indexed = `${index.length} events`;
-  let line: string | undefined;
-  if (loaded.problem === 'missing') {
-    if (index.blocks > 0) line = `no index file ${name}: indexed ${indexed} from the journal`;
-  } else if (loaded.problem !== undefined) {
-    line =
-      loaded.restored === undefined
-        ? `the index file ${name} is ${loaded.problem}: rebuilt it from the journal (${indexed})`
-        : `the index file ${name} is ${loaded.problem}: kept its first ${kept * indexBlockSize} events, ` +
-          `indexed the rest of ${indexed} from the journal`;
-  } else if (behind) {
-    line =
-      `the index file ${name} covered ${kept * indexBlockSize} of ${indexed} (the journal grew after ` +
-      'its last write): indexed the rest from the journal';
-  }
-  if (line !== undefined) file.log?.(`session ${file.sessionId}: ${line}`);
-  const headerLine = Buffer.allocUnsafe(index.byteRange(0, 0)[0]);
-  const { bytesRead } = await fd.read(headerLine, 0, headerLine.length, 0);
-  return new IndexWriter(
-    path,
-    IndexWriter.header(headerLine.subarray(0, bytesRead), file.registry),
-    index,
-    checkpoints,
-    loaded.keepBytes,
-    kept,
-    loaded.problem !== undefined || behind,
-  );
 }
 
 /** A `catch` handler that throws `map(error)`. */

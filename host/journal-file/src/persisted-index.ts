@@ -1,5 +1,5 @@
 import { crc32 } from 'node:zlib';
-import { open, readFile, type FileHandle } from 'node:fs/promises';
+import { readFile, type FileHandle } from 'node:fs/promises';
 import {
   decodeHeaderLine,
   type JournalHeader,
@@ -7,13 +7,7 @@ import {
   type ProjectionRegistry,
   SnapshotText,
 } from '@dsh/journal';
-import {
-  decodeIndexFile,
-  encodeIndexBlock,
-  encodeIndexHeader,
-  indexFormat,
-  type IndexFileHeader,
-} from './index-file.js';
+import { decodeIndexFile, indexFormat } from './index-file.js';
 import { JournalIndex } from './journal-index.js';
 
 /** The index file beside a journal file `<id>.jsonl`: `<id>.idx`. */
@@ -136,100 +130,4 @@ async function readAt(fd: FileHandle, position: number, length: number): Promise
     done += bytesRead;
   }
   return buffer.subarray(0, done);
-}
-
-/**
- * Appends the blocks of a journal's index to its index file as they complete (every
- * `indexBlockSize` events), in order, one write at a time and never waited for by an
- * append: the index is a cache of the journal. A failed write stops the writer for this
- * open; the next open finds the index short or torn and indexes the rest from the journal.
- */
-export class IndexWriter {
-  private chain: Promise<void> = Promise.resolve();
-  private fd: FileHandle | undefined;
-  private position: number;
-  private written: number;
-  private broken = false;
-  private repair: boolean;
-
-  /**
-   * `keepBytes` of the file at `path` hold its header and its first `written` blocks
-   * (0: the file is written anew); `repair` writes (truncates) it even before the next
-   * block completes, when what is on disk is missing, damaged or behind.
-   */
-  constructor(
-    private readonly path: string,
-    private readonly fileHeader: IndexFileHeader,
-    private readonly index: JournalIndex,
-    private readonly checkpoints: ProjectionCheckpoints,
-    keepBytes: number,
-    written: number,
-    repair: boolean,
-  ) {
-    this.position = keepBytes;
-    this.written = keepBytes === 0 ? 0 : written;
-    this.repair = repair || keepBytes === 0;
-  }
-
-  /** The header an index of `headerLine` (with its newline) starts with. */
-  static header(headerLine: Buffer, registry: ProjectionRegistry): IndexFileHeader {
-    return {
-      format: indexFormat,
-      start: headerLine.length,
-      headerCrc: crc32(headerLine),
-      projections: registry.key,
-    };
-  }
-
-  /** Queues the blocks completed since the last call. */
-  update(): void {
-    if (this.broken || (!this.repair && this.written >= this.index.blocks)) return;
-    this.repair = false;
-    this.chain = this.chain.then(() => this.write());
-  }
-
-  /** Waits for the queued writes, then closes the file. */
-  async close(): Promise<void> {
-    await this.chain;
-    await this.fd?.close().catch(() => undefined);
-    this.fd = undefined;
-  }
-
-  /** Written since the index file was opened, so a test can wait for it. */
-  get settled(): Promise<void> {
-    return this.chain;
-  }
-
-  private async write(): Promise<void> {
-    if (this.broken || (this.fd !== undefined && this.written >= this.index.blocks)) return;
-    try {
-      if (this.fd === undefined) {
-        this.fd = await open(this.path, this.position === 0 ? 'w' : 'r+');
-        if (this.position === 0) {
-          await this.put(encodeIndexHeader(this.fileHeader));
-        } else {
-          await this.fd.truncate(this.position);
-        }
-      }
-      const records: Buffer[] = [];
-      const upTo = this.index.blocks;
-      for (let k = this.written; k < upTo; k += 1) {
-        const checkpoint = this.checkpoints.snapshot(k + 1)!;
-        records.push(encodeIndexBlock({ ...this.index.block(k), checkpoint }));
-      }
-      await this.put(Buffer.concat(records));
-      this.written = upTo;
-    } catch {
-      this.broken = true;
-    }
-  }
-
-  private async put(data: Buffer): Promise<void> {
-    let done = 0;
-    while (done < data.length) {
-      const { bytesWritten } = await this.fd!.write(data, done, data.length - done, this.position);
-      done += bytesWritten;
-      this.position += bytesWritten;
-    }
-  }
 }
