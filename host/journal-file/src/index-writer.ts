@@ -56,6 +56,9 @@ export async function openIndexWriter(
   );
 }
 
+/** Blocks encoded per write (65,536 events). */
+const blocksPerWrite = 256;
+
 /**
  * Appends the blocks of a journal's index to its index file as they complete (every
  * `indexBlockSize` events), in order, one write at a time and never waited for by an
@@ -129,14 +132,17 @@ export class IndexWriter {
           await this.fd.truncate(this.position);
         }
       }
-      const records: Buffer[] = [];
-      const upTo = this.index.blocks;
-      for (let k = this.written; k < upTo; k += 1) {
-        const checkpoint = this.checkpoints.snapshot(k + 1)!;
-        records.push(encodeIndexBlock({ ...this.index.block(k), checkpoint }));
+      // A rebuilt index goes out in slices, so encoding it never holds the event loop long.
+      while (this.written < this.index.blocks) {
+        const records: Buffer[] = [];
+        const upTo = Math.min(this.index.blocks, this.written + blocksPerWrite);
+        for (let k = this.written; k < upTo; k += 1) {
+          const checkpoint = this.checkpoints.snapshot(k + 1)!;
+          records.push(encodeIndexBlock({ ...this.index.block(k), checkpoint }));
+        }
+        await this.put(Buffer.concat(records));
+        this.written = upTo;
       }
-      await this.put(Buffer.concat(records));
-      this.written = upTo;
     } catch {
       this.broken = true;
     }

@@ -1,6 +1,7 @@
-import { copyFile, readFile, stat, truncate, unlink, writeFile } from 'node:fs/promises';
+import { copyFile, readdir, readFile, stat, truncate, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { journalsDir } from '@dsh/fixtures/journals';
 import {
   createProjectionRegistry,
   standardProjections,
@@ -12,6 +13,9 @@ import { conversation, tempDir, writeJournal } from './journal-test-kit.js';
 let dir: string;
 let cleanup: () => Promise<void>;
 const id = 'indexed';
+const fixtureNames = (await readdir(journalsDir))
+  .filter((n) => n.endsWith('.jsonl'))
+  .map((n) => n.slice(0, -'.jsonl'.length));
 const other = 'other';
 const journalPath = () => join(dir, `${id}.jsonl`);
 const indexPath = () => join(dir, `${id}.idx`);
@@ -47,7 +51,7 @@ async function served(
     const journal = await store.open(sessionId);
     const length = journal.length;
     const pages = [];
-    for (const before of [undefined, length - 1, 1000, 513, 256, 255, 7]) {
+    for (const before of [undefined, length - 1, 700, 513, 256, 255, 7]) {
       for (const max of [1, 50]) pages.push(await journal.page(before, max));
     }
     return { length, events: await journal.read(0, length), pages };
@@ -181,4 +185,30 @@ describe('the persisted index on open', () => {
     expect(await served({ log: lines })).toEqual(await rescan());
     expect(lines).toEqual([]);
   });
+});
+
+describe('the persisted index of every fixture', () => {
+  it.each(fixtureNames)(
+    '%s, repeated past three blocks: intact and torn, it serves what a full scan serves',
+    async (name) => {
+      const lines = (await readFile(join(journalsDir, `${name}.jsonl`), 'utf8'))
+        .split('\n')
+        .filter((line) => line !== '');
+      const events = lines.slice(1);
+      const out = [lines[0]!.replace(/"sessionId":"[^"]*"/, `"sessionId":"${name}"`)];
+      for (let seq = 0; seq < 3 * 256 + 40; seq += 1) {
+        out.push(events[seq % events.length]!.replace(/^\{"seq":\d+,/, `{"seq":${seq},`));
+      }
+      await writeFile(join(dir, `${name}.jsonl`), `${out.join('\n')}\n`);
+      const expected = await served({ indexFiles: false, log: [] }, name);
+      expect(await served({ log: [] }, name)).toEqual(expected);
+      const index = join(dir, `${name}.idx`);
+      expect((await stat(index)).size).toBeGreaterThan(3 * 256 * 9);
+      expect(await served({ log: [] }, name)).toEqual(expected);
+      await truncate(index, (await stat(index)).size - 10);
+      const log: string[] = [];
+      expect(await served({ log }, name)).toEqual(expected);
+      expect(log).toEqual([expect.stringMatching(/is damaged .*: kept its first 512 events/)]);
+    },
+  );
 });
