@@ -1,13 +1,7 @@
 import { crc32 } from 'node:zlib';
 import type { JsonValue } from '@bufbuild/protobuf';
 import type { OversizedLine } from '@dsh/journal';
-import {
-  type IndexBlock,
-  indexBlockSize,
-  messageFlag,
-  oversizedFlag,
-  type StoredBlock,
-} from './journal-index.js';
+import { type IndexBlock, indexBlockSize, type StoredBlock } from './journal-index.js';
 
 /** The persisted index format this host reads and writes. */
 export const indexFormat = 1;
@@ -53,13 +47,18 @@ export function encodeIndexHeader(header: IndexFileHeader): Buffer {
   return frame(headerKind, Buffer.from(JSON.stringify(header)));
 }
 
+/** Bytes of a block record's fixed head. */
+const blockHead = 24;
+
 /**
- * A block record: first seq, count, the last event's time (f64 ms), the length of the
- * oversized lines' JSON, the end offset of every line (f64), a flag byte per line, the
- * oversized lines' JSON (empty when there are none) and the checkpoint's JSON.
+ * A block record: first seq, count, the last event's time (f64 ms), the number of
+ * message boundaries, the length of the oversized lines' JSON; then the end offset of
+ * every line (f64), the seq of every message boundary (u32), the oversized lines' JSON
+ * (empty when there are none) and the checkpoint's JSON. Numbers are little-endian.
  */
 export function encodeIndexBlock(block: PersistedBlock): Buffer {
   const count = block.ends.length;
+  const messages = block.messages.length;
   const oversized =
     block.oversized.size === 0
       ? Buffer.alloc(0)
@@ -69,16 +68,20 @@ export function encodeIndexBlock(block: PersistedBlock): Buffer {
           ),
         );
   const checkpoint = Buffer.from(JSON.stringify(block.checkpoint));
-  const head = 20;
-  const body = Buffer.allocUnsafe(head + count * 9 + oversized.length + checkpoint.length);
+  const listsEnd = blockHead + count * 8 + messages * 4;
+  const body = Buffer.allocUnsafe(listsEnd + oversized.length + checkpoint.length);
   body.writeUInt32LE(block.firstSeq, 0);
   body.writeUInt32LE(count, 4);
   body.writeDoubleLE(block.lastTimeMs, 8);
-  body.writeUInt32LE(oversized.length, 16);
-  Buffer.from(block.ends.buffer, block.ends.byteOffset, count * 8).copy(body, head);
-  Buffer.from(block.flags.buffer, block.flags.byteOffset, count).copy(body, head + count * 8);
-  oversized.copy(body, head + count * 9);
-  checkpoint.copy(body, head + count * 9 + oversized.length);
+  body.writeUInt32LE(messages, 16);
+  body.writeUInt32LE(oversized.length, 20);
+  body.set(new Uint8Array(block.ends.buffer, block.ends.byteOffset, count * 8), blockHead);
+  body.set(
+    new Uint8Array(block.messages.buffer, block.messages.byteOffset, messages * 4),
+    blockHead + count * 8,
+  );
+  oversized.copy(body, listsEnd);
+  checkpoint.copy(body, listsEnd + oversized.length);
   return frame(blockKind, body);
 }
 
@@ -167,42 +170,47 @@ function decodeHeader(body: Buffer): IndexFileHeader | undefined {
 }
 
 function decodeBlock(body: Buffer): ReadBlock | undefined {
-  const head = 20;
-  if (body.length < head) return undefined;
+  if (body.length < blockHead) return undefined;
   const firstSeq = body.readUInt32LE(0);
   const count = body.readUInt32LE(4);
   const lastTimeMs = body.readDoubleLE(8);
-  const oversizedBytes = body.readUInt32LE(16);
-  const checkpointAt = head + count * 9 + oversizedBytes;
-  if (count !== indexBlockSize || body.length <= checkpointAt) return undefined;
-  const endBytes = body.subarray(head, head + count * 8);
-  const flags = body.subarray(head + count * 8, head + count * 9);
+  const messages = body.readUInt32LE(16);
+  const oversizedBytes = body.readUInt32LE(20);
+  const listsEnd = blockHead + count * 8 + messages * 4;
+  const checkpointAt = listsEnd + oversizedBytes;
+  if (count !== indexBlockSize || messages > count || body.length <= checkpointAt) {
+    return undefined;
+  }
+  const to = firstSeq + count;
+  const messageBytes = body.subarray(blockHead + count * 8, listsEnd);
+  if (
+    messages > 0 &&
+    !(messageBytes.readUInt32LE(0) >= firstSeq && messageBytes.readUInt32LE(messages * 4 - 4) < to)
+  ) {
+    return undefined;
+  }
   const oversized = new Map<number, OversizedLine>();
   if (oversizedBytes > 0) {
-    const entries = parseJson(body.subarray(head + count * 9, checkpointAt));
+    const entries = parseJson(body.subarray(listsEnd, checkpointAt));
     if (!Array.isArray(entries)) return undefined;
     for (const entry of entries as unknown[]) {
       if (!Array.isArray(entry) || entry.length !== 4) return undefined;
       const [seq, type, time, bytes] = entry as unknown[];
-      if (typeof seq !== 'number' || typeof type !== 'string') return undefined;
-      if (typeof time !== 'number' || typeof bytes !== 'number') return undefined;
+      if (typeof seq !== 'number' || !(seq >= firstSeq && seq < to)) return undefined;
+      if (typeof type !== 'string' || typeof time !== 'number' || typeof bytes !== 'number') {
+        return undefined;
+      }
       oversized.set(seq, { type, time: new Date(time), bytes });
     }
   }
-  let flagged = 0;
-  if (oversized.size === 0) {
-    // The common case, checked natively: no flag byte has the oversized bit.
-    if (flags.includes(oversizedFlag) || flags.includes(oversizedFlag | messageFlag))
-      return undefined;
-  } else {
-    for (let i = 0; i < count; i += 1) flagged += ((flags[i] as number) & oversizedFlag) >> 1;
-    if (flagged !== oversized.size) return undefined;
-  }
-  for (const seq of oversized.keys()) {
-    if (!((flags[seq - firstSeq] ?? 0) & oversizedFlag)) return undefined;
-  }
-  const checkpointText = body.toString('utf8', checkpointAt);
-  return { firstSeq, endBytes, flags, oversized, lastTimeMs, checkpointText };
+  return {
+    firstSeq,
+    endBytes: body.subarray(blockHead, blockHead + count * 8),
+    messageBytes,
+    oversized,
+    lastTimeMs,
+    checkpointText: body.toString('utf8', checkpointAt),
+  };
 }
 
 function parseJson(bytes: Buffer): unknown {

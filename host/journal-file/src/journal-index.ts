@@ -8,22 +8,22 @@ export interface IndexBlock {
   readonly firstSeq: number;
   /** Byte offset just past each event's line. */
   readonly ends: Float64Array;
-  /** Per event: bit 0 a message boundary, bit 1 an oversized line. */
-  readonly flags: Uint8Array;
+  /** Seqs of the block's message boundaries, ascending. */
+  readonly messages: Uint32Array;
   /** The oversized lines of the block by seq. */
   readonly oversized: ReadonlyMap<number, OversizedLine>;
   /** Time of the block's last event (ms since the epoch). */
   readonly lastTimeMs: number;
 }
 
-/** A block read back from an index file: its end offsets still as little-endian f64 bytes. */
-export interface StoredBlock extends Omit<IndexBlock, 'ends'> {
+/**
+ * A block read back from an index file: its end offsets (f64) and message seqs (u32)
+ * still as little-endian bytes, copied into the index whole.
+ */
+export interface StoredBlock extends Omit<IndexBlock, 'ends' | 'messages'> {
   readonly endBytes: Buffer;
+  readonly messageBytes: Buffer;
 }
-
-/** Flag bits of `IndexBlock.flags`. */
-export const messageFlag = 1;
-export const oversizedFlag = 2;
 
 /**
  * The in-memory index of one journal: the byte offset of every event line and the
@@ -80,23 +80,17 @@ export class JournalIndex {
     const firstSeq = k * indexBlockSize;
     const to = firstSeq + indexBlockSize;
     const ends = this.offsets.slice(firstSeq + 1, to + 1);
-    const flags = new Uint8Array(indexBlockSize);
-    for (let i = this.messagesBefore(firstSeq); i < this.boundaryCount; i += 1) {
-      const seq = this.boundaries[i] as number;
-      if (seq >= to) break;
-      flags[seq - firstSeq] = (flags[seq - firstSeq] as number) | messageFlag;
-    }
+    const messages = this.boundaries.slice(this.messagesBefore(firstSeq), this.messagesBefore(to));
     const oversized = new Map<number, OversizedLine>();
     for (const seq of this.oversizedBetween(firstSeq, to)) {
-      flags[seq - firstSeq] = (flags[seq - firstSeq] as number) | oversizedFlag;
       oversized.set(seq, this.oversizedLines.get(seq)!);
     }
-    return { firstSeq, ends, flags, oversized, lastTimeMs: this.blockTimes[k] as number };
+    return { firstSeq, ends, messages, oversized, lastTimeMs: this.blockTimes[k] as number };
   }
 
   /**
-   * The index of consecutive blocks from seq 0 (a persisted index read back), in one
-   * copy per block: no line is read.
+   * The index of consecutive blocks from seq 0 (a persisted index read back): a copy of
+   * each block's offsets and message seqs, no work per event and no line read.
    */
   static restore(firstOffset: number, blocks: readonly StoredBlock[]): JournalIndex {
     const index = new JournalIndex(firstOffset);
@@ -107,27 +101,21 @@ export class JournalIndex {
     index.offsets[0] = firstOffset;
     const offsetBytes = new Uint8Array(index.offsets.buffer);
     let messages = 0;
+    for (const block of blocks) messages += block.messageBytes.length / 4;
+    index.boundaries = new Uint32Array(Math.max(1024, messages * 2));
+    const boundaryBytes = new Uint8Array(index.boundaries.buffer);
+    let at = 0;
     for (const block of blocks) {
       offsetBytes.set(block.endBytes, (block.firstSeq + 1) * 8);
-      const { flags } = block;
-      for (let i = 0; i < flags.length; i += 1) messages += (flags[i] as number) & messageFlag;
-    }
-    index.boundaries = new Uint32Array(Math.max(1024, messages * 2));
-    let b = 0;
-    for (const block of blocks) {
-      const { flags, firstSeq } = block;
-      for (let i = 0; i < flags.length; i += 1) {
-        const flag = flags[i] as number;
-        if (flag === 0) continue;
-        if (flag & messageFlag) index.boundaries[b++] = firstSeq + i;
-        if (flag & oversizedFlag) {
-          index.oversizedSeqs.push(firstSeq + i);
-          index.oversizedLines.set(firstSeq + i, block.oversized.get(firstSeq + i)!);
-        }
+      boundaryBytes.set(block.messageBytes, at * 4);
+      at += block.messageBytes.length / 4;
+      for (const [seq, line] of block.oversized) {
+        index.oversizedSeqs.push(seq);
+        index.oversizedLines.set(seq, line);
       }
       index.blockTimes.push(block.lastTimeMs);
     }
-    index.boundaryCount = b;
+    index.boundaryCount = messages;
     index.count = count;
     return index;
   }

@@ -109,15 +109,19 @@ async function checkLines(fd: FileHandle, index: JournalIndex): Promise<string |
   if (count === 0) return undefined;
   const seqs = new Set([count - 1]);
   for (let i = 0; i < sampledLines; i += 1) seqs.add(Math.floor((i * count) / sampledLines));
-  for (const seq of seqs) {
+  // All the reads at once: a handful of small positional reads, one round trip.
+  const checks = [...seqs].map(async (seq) => {
     const [start, end] = index.byteRange(seq, seq + 1);
     const expected = `\n{"seq":${seq},`;
-    const head = await readAt(fd, start - 1, expected.length);
+    const [head, last] = await Promise.all([
+      readAt(fd, start - 1, expected.length),
+      readAt(fd, end - 1, 1),
+    ]);
     if (head.toString('utf8') !== expected) return `line of seq ${seq} not at byte ${start}`;
-    const last = await readAt(fd, end - 1, 1);
     if (last[0] !== 10) return `line of seq ${seq} does not end at byte ${end}`;
-  }
-  return undefined;
+    return undefined;
+  });
+  return (await Promise.all(checks)).find((problem) => problem !== undefined);
 }
 
 /** Reads `length` bytes at `position` (fewer at the end of the file). */
