@@ -5,6 +5,7 @@ import { journalsDir } from '@dsh/fixtures/journals';
 import {
   createProjectionRegistry,
   standardProjections,
+  maxEventLineBytes,
   type ProjectionRegistry,
 } from '@dsh/journal';
 import { createJournalStore } from '../src/index.js';
@@ -178,6 +179,19 @@ describe('the persisted index on open', () => {
       expect(again).toEqual([]);
     },
   );
+
+  it('keeps an oversized line (from an older host) through the index', async () => {
+    const lines = (await readFile(journalPath(), 'utf8')).split('\n');
+    const head = '{"seq":300,"time":"2026-01-01T00:00:00.000Z","type":"tool/result","x":"';
+    lines[301] = `${head}${'x'.repeat(maxEventLineBytes)}"}`;
+    await writeFile(journalPath(), lines.join('\n'));
+    const expected = await rescan();
+    expect(expected.events[300]?.payload.case).toBe('extension');
+    const log: string[] = [];
+    expect(await served({ log })).toEqual(expected);
+    expect(log).toEqual([expect.stringMatching(/does not match the journal/)]);
+    expect(await served({ log: [] })).toEqual(expected);
+  });
 
   it('keeps the index current through appends, so a reopen scans only the last block', async () => {
     await appendEvents(1000);
