@@ -1,5 +1,5 @@
 import { crc32 } from 'node:zlib';
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, unlink, type FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { ProjectionCheckpoints, ProjectionRegistry } from '@dsh/journal';
 import type { JournalFile } from './file-journal.js';
@@ -124,6 +124,11 @@ export class IndexWriter {
   private async write(): Promise<void> {
     if (this.broken || (this.fd !== undefined && this.written >= this.index.blocks)) return;
     try {
+      if (this.fd === undefined && this.index.blocks === 0) {
+        // Nothing to index yet (under 256 events): no file, and none left that is not this one's.
+        if (this.position === 0) await unlink(this.path).catch(() => undefined);
+        return;
+      }
       if (this.fd === undefined) {
         this.fd = await open(this.path, this.position === 0 ? 'w' : 'r+');
         if (this.position === 0) {

@@ -193,6 +193,18 @@ describe('the persisted index on open', () => {
     expect(await served({ log: [] })).toEqual(expected);
   });
 
+  it('goes to the trash with its journal, and a small journal has none', async () => {
+    const store = await createJournalStore({ dataDir: dir, catalogCache: false });
+    const small = await store.create({ cwd: '/w', sessionId: 'small' });
+    await small.append(conversation(3));
+    const trash = await store.remove(id);
+    await store.close();
+    expect((await readdir(trash)).sort()).toEqual([`${id}.idx`, `${id}.jsonl`]);
+    expect((await readdir(dir)).filter((name) => name.startsWith('small'))).toEqual([
+      'small.jsonl',
+    ]);
+  });
+
   it('keeps the index current through appends, so a reopen scans only the last block', async () => {
     await appendEvents(1000);
     const lines: string[] = [];

@@ -102,7 +102,7 @@ describe('list() from the catalog', () => {
 });
 
 describe('remove()', () => {
-  it('moves the journal and its index to the trash and reports removed', async () => {
+  it('moves the journal to the trash and reports removed', async () => {
     const journal = await store.create({ cwd: '/w' });
     const id = journal.header.sessionId;
     await journal.append(asking.slice(0, 1));
@@ -110,7 +110,7 @@ describe('remove()', () => {
     await onStoreChange(store, (c) => changes.push(c));
     const trash = await store.remove(id);
     expect(trash.startsWith(join(store.dataDir, 'trash', id))).toBe(true);
-    expect((await readdir(trash)).sort()).toEqual([`${id}.idx`, `${id}.jsonl`]);
+    expect(await readdir(trash)).toEqual([`${id}.jsonl`]);
     expect(await store.list()).toEqual([]);
     await expect(store.open(id)).rejects.toMatchObject({ kind: 'not_found' });
     await vi.waitFor(() => expect(changes).toContainEqual({ kind: 'removed', sessionId: id }));
