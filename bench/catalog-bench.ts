@@ -116,7 +116,8 @@ async function writeSessions(dataDir: string, count: number): Promise<void> {
   }
 }
 
-interface BenchHost {
+/** A `dsh serve` process of a benchmark. */
+export interface BenchHost {
   readonly url: string;
   readonly pid: number;
   readonly started: number;
@@ -124,7 +125,7 @@ interface BenchHost {
 }
 
 /** `dsh serve --port 0` on `dataDir`, HOME in a scratch dir; resolves once it printed its URL. */
-async function startHost(dataDir: string, dir: string): Promise<BenchHost> {
+export async function startHost(dataDir: string, dir: string): Promise<BenchHost> {
   const home = join(dir, 'home');
   await mkdir(home, { recursive: true });
   const env: NodeJS.ProcessEnv = {};

@@ -1,5 +1,6 @@
 import type { BenchRow } from './bench-row.js';
 import { catalogBench } from './catalog-bench.js';
+import { coldPageBench } from './cold-page-bench.js';
 import { compactionBench } from './compaction-bench.js';
 import { followBench } from './follow-bench.js';
 import { liveHostBench } from './live-host-bench.js';
@@ -13,6 +14,7 @@ import { webScrollBench } from './web-scroll-bench.js';
 /** Further benchmark sections by name; each gets `quick` and returns its rows. */
 export const sections: ReadonlyArray<readonly [string, (quick: boolean) => Promise<BenchRow[]>]> = [
   ['catalog', catalogBench],
+  ['cold', coldPageBench],
   ['compaction', compactionBench],
   ['follow', followBench],
   ['live', liveOutputBench],

@@ -126,6 +126,8 @@ async function serveLocked(
         dataDir: config.dataDir,
         fixtureDirs: [...config.fixtureDirs],
         onFirstOpen: settings.onFirstOpen,
+        // A missing, stale or damaged index beside a journal is rebuilt; the log says so.
+        log: (line) => out(`dsh: ${line}`),
         ...(settings.projections !== undefined && { projections: settings.projections }),
       });
       return { store, search: store.search, files: store, where: `data dir ${config.dataDir}` };

@@ -20,6 +20,7 @@ import {
 } from '@dsh/journal';
 import { SessionCatalog, type CatalogEntry } from './session-catalog.js';
 import { FileJournal } from './file-journal.js';
+import { indexPath } from './persisted-index.js';
 import { JournalPool, type PooledLog } from './pooled-log.js';
 import { readJournalEnds } from './read-journal-ends.js';
 import { ioError } from './io-error.js';
@@ -37,6 +38,10 @@ export interface FileJournalOptions {
   readonly catalogCache?: boolean;
   /** Most journal files kept open while idle (`defaultOpenJournals` unless given). */
   readonly openJournals?: number;
+  /** Keep each writable journal's index in `<id>.idx` beside it (default true). */
+  readonly indexFiles?: boolean;
+  /** Where the backend says what it did about a missing, stale or damaged index. */
+  readonly log?: (line: string) => void;
 }
 
 /** Idle journal files kept open: each holds a file descriptor and its index (8 bytes/event). */
@@ -85,6 +90,7 @@ export async function createFileJournalBackend(
     options.projections ?? createProjectionRegistry(),
     options.catalogCache ?? writable,
     options.openJournals ?? defaultOpenJournals,
+    { persistIndex: options.indexFiles ?? true, log: options.log },
   );
   await backend.catalog.start();
   return backend;
@@ -113,6 +119,7 @@ export class FileJournalBackend implements JournalBackend {
     readonly projections: ProjectionRegistry,
     catalogCache: boolean,
     openCap: number,
+    private readonly indexing: { persistIndex: boolean; log?: (line: string) => void },
   ) {
     this.pool = new JournalPool(openCap, (id) => this.openFile(id));
     this.catalog = new SessionCatalog(
@@ -178,6 +185,8 @@ export class FileJournalBackend implements JournalBackend {
     };
     await mkdir(trash, { recursive: true }).catch(fail);
     await rename(located.path, join(trash, `${id}.jsonl`)).catch(fail);
+    // The index goes with it (a journal moved back finds it; a missing one is rebuilt).
+    await rename(indexPath(located.path), join(trash, `${id}.idx`)).catch(() => undefined);
     this.failures.delete(id);
     this.catalog.drop(id);
     return trash;
@@ -264,6 +273,7 @@ export class FileJournalBackend implements JournalBackend {
         sessionId: id,
         readOnly: located.readOnly,
         registry: this.projections,
+        ...this.indexing,
         onAppend: (events, end) => {
           this.catalog.appended(id, events, end);
           this.noteUpdated(id);

@@ -1,5 +1,6 @@
 import { constants, open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { timestampMs } from '@bufbuild/protobuf/wkt';
 import type { SessionEvent } from '@dsh/gen/events';
 import {
   type ProjectionRegistry,
@@ -26,6 +27,8 @@ import {
 } from '@dsh/journal';
 import { ioError, isReadOnlyError } from './io-error.js';
 import type { JournalIndex } from './journal-index.js';
+import { openIndexWriter, type IndexWriter } from './index-writer.js';
+import { indexPath, loadIndex } from './persisted-index.js';
 import { scanJournal } from './scan-journal.js';
 import { splitLines } from './scan-lines.js';
 
@@ -45,6 +48,10 @@ export interface JournalFile {
    * turns it into an `updated` change and its catalog folds the events).
    */
   readonly onAppend?: (events: readonly SessionEvent[], end: number) => void;
+  /** Keep the index in `<id>.idx` beside a writable journal (default true). */
+  readonly persistIndex?: boolean;
+  /** Where a line about the index (rebuilt, damaged, stale) goes. */
+  readonly log?: (line: string) => void;
 }
 
 /**
@@ -62,6 +69,8 @@ export class FileJournal implements JournalLog {
   private closed = false;
   /** Set when a failed write may have left bytes past the last durable line. */
   private dirty = false;
+  /** True from a `turn/start` appended here to its `turn/end`: a turn is running. */
+  private turnOpen = false;
 
   private constructor(
     private readonly file: JournalFile,
@@ -72,6 +81,7 @@ export class FileJournal implements JournalLog {
     private lastTime: Date | undefined,
     /** Why appends are refused although the session is not a fixture (a read-only disk). */
     private readonly refusal: string | undefined,
+    private readonly writer: IndexWriter | undefined,
   ) {
     this.nextSeq = index.length;
   }
@@ -101,7 +111,15 @@ export class FileJournal implements JournalLog {
       }
     }
     try {
-      const scanned = await scanJournal(fd, file.sessionId, file.registry).catch(rethrow(fail));
+      const persist = !file.readOnly && refusal === undefined && file.persistIndex !== false;
+      const loaded = persist
+        ? await loadIndex(indexPath(file.path), fd, file.sessionId, file.registry)
+        : undefined;
+      // The scan extends the restored index: count what the file held before it.
+      const restoredBlocks = loaded?.restored?.index.blocks ?? 0;
+      const scanned = await scanJournal(fd, file.sessionId, file.registry, loaded?.restored).catch(
+        rethrow(fail),
+      );
       if (!scanned.ok) {
         const { line, reason } = scanned.failure;
         throw new JournalError('corrupt', `session ${file.sessionId}: line ${line}: ${reason}`, {
@@ -114,7 +132,10 @@ export class FileJournal implements JournalLog {
         await fd.truncate(tornFrom).catch(rethrow(fail));
         await fd.datasync().catch(rethrow(fail));
       }
-      return new FileJournal(file, fd, header, index, checkpoints, lastTime, refusal);
+      const writer =
+        loaded && (await openIndexWriter(file, fd, loaded, restoredBlocks, scanned.value));
+      writer?.update();
+      return new FileJournal(file, fd, header, index, checkpoints, lastTime, refusal, writer);
     } catch (error) {
       await fd.close();
       throw error;
@@ -141,9 +162,14 @@ export class FileJournal implements JournalLog {
     return this.tails.count;
   }
 
-  /** True when no append is waiting or being written. */
+  /** True when no append is waiting or being written and no turn appended here is running. */
   get idle(): boolean {
-    return this.queue.length === 0 && this.flushing === undefined;
+    return this.queue.length === 0 && this.flushing === undefined && !this.turnOpen;
+  }
+
+  /** Settles once the index writes queued so far are done (tests wait for it). */
+  get indexWritten(): Promise<void> {
+    return this.writer?.settled ?? Promise.resolve();
   }
 
   append(payloads: readonly EventPayload[], options: LogAppendOptions): Promise<SessionEvent[]> {
@@ -230,6 +256,7 @@ export class FileJournal implements JournalLog {
     this.closed = true;
     await this.flushing;
     this.tails.close();
+    await this.writer?.close();
     await this.fd.close();
   }
 
@@ -326,10 +353,14 @@ export class FileJournal implements JournalLog {
     for (const pending of batch) {
       pending.events.forEach((event, i) => {
         const type = eventType(event);
-        this.index.push(pending.lines[i]!.length, messageTypes.has(type));
+        const timeMs = event.time === undefined ? pending.lastTimeMs : timestampMs(event.time);
+        this.index.push(pending.lines[i]!.length, messageTypes.has(type), timeMs);
         this.checkpoints.advance(reads.has(type) ? event : undefined);
+        if (type === 'turn/start') this.turnOpen = true;
+        else if (type === 'turn/end') this.turnOpen = false;
       });
     }
+    this.writer?.update();
     this.lastTime = new Date(batch.at(-1)!.lastTimeMs);
     const events = batch.flatMap((p) => p.events);
     this.tails.push(events);

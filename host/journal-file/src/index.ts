@@ -1,6 +1,6 @@
 /**
- * The file backend of the journal: one append-only JSONL file per session, an in-memory
- * index of line offsets and message boundaries rebuilt on open, over a data dir plus
+ * The file backend of the journal: one append-only JSONL file per session, an index of
+ * line offsets, message boundaries and checkpoints persisted beside it, over a data dir plus
  * read-only fixture dirs. It implements `JournalBackend` of `@dsh/journal`, which writes
  * the page cut, the baseline and follow once above it.
  */

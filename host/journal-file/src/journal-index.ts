@@ -1,4 +1,29 @@
-import type { OversizedLine } from '@dsh/journal';
+import { checkpointInterval, type OversizedLine } from '@dsh/journal';
+
+/** Events per block of the persisted index: one projection checkpoint each. */
+export const indexBlockSize = checkpointInterval;
+
+/** One block of the index: events [firstSeq, firstSeq + ends.length), as persisted. */
+export interface IndexBlock {
+  readonly firstSeq: number;
+  /** Byte offset just past each event's line. */
+  readonly ends: Float64Array;
+  /** Seqs of the block's message boundaries, ascending. */
+  readonly messages: Uint32Array;
+  /** The oversized lines of the block by seq. */
+  readonly oversized: ReadonlyMap<number, OversizedLine>;
+  /** Time of the block's last event (ms since the epoch). */
+  readonly lastTimeMs: number;
+}
+
+/**
+ * A block read back from an index file: its end offsets (f64) and message seqs (u32)
+ * still as little-endian bytes, copied into the index whole.
+ */
+export interface StoredBlock extends Omit<IndexBlock, 'ends' | 'messages'> {
+  readonly endBytes: Buffer;
+  readonly messageBytes: Buffer;
+}
 
 /**
  * The in-memory index of one journal: the byte offset of every event line and the
@@ -14,6 +39,8 @@ export class JournalIndex {
   /** Seqs of oversized lines, ascending, and what each holds. */
   private readonly oversizedSeqs: number[] = [];
   private readonly oversizedLines = new Map<number, OversizedLine>();
+  /** Time of the last event of each complete block (ms). */
+  private readonly blockTimes: number[] = [];
 
   /** `firstOffset` is the byte offset of event 0 (just past the header line). */
   constructor(firstOffset: number) {
@@ -32,7 +59,7 @@ export class JournalIndex {
   }
 
   /** Indexes the next event: its line takes `bytes` bytes including the newline. */
-  push(bytes: number, isMessage: boolean): void {
+  push(bytes: number, isMessage: boolean, timeMs: number): void {
     if (this.count + 2 > this.offsets.length) this.offsets = grow(this.offsets);
     if (isMessage) {
       if (this.boundaryCount === this.boundaries.length) this.boundaries = grow(this.boundaries);
@@ -40,13 +67,64 @@ export class JournalIndex {
     }
     this.offsets[this.count + 1] = (this.offsets[this.count] as number) + bytes;
     this.count += 1;
+    if (this.count % indexBlockSize === 0) this.blockTimes.push(timeMs);
+  }
+
+  /** Complete blocks: `indexBlockSize` events each. */
+  get blocks(): number {
+    return this.blockTimes.length;
+  }
+
+  /** The k-th complete block, as the persisted index stores it. */
+  block(k: number): IndexBlock {
+    const firstSeq = k * indexBlockSize;
+    const to = firstSeq + indexBlockSize;
+    const ends = this.offsets.slice(firstSeq + 1, to + 1);
+    const messages = this.boundaries.slice(this.messagesBefore(firstSeq), this.messagesBefore(to));
+    const oversized = new Map<number, OversizedLine>();
+    for (const seq of this.oversizedBetween(firstSeq, to)) {
+      oversized.set(seq, this.oversizedLines.get(seq)!);
+    }
+    return { firstSeq, ends, messages, oversized, lastTimeMs: this.blockTimes[k] as number };
+  }
+
+  /**
+   * The index of consecutive blocks from seq 0 (a persisted index read back): a copy of
+   * each block's offsets and message seqs, no work per event and no line read.
+   */
+  static restore(firstOffset: number, blocks: readonly StoredBlock[]): JournalIndex {
+    const index = new JournalIndex(firstOffset);
+    const count = blocks.length * indexBlockSize;
+    let capacity = index.offsets.length;
+    while (capacity < count + 2) capacity *= 2;
+    index.offsets = new Float64Array(capacity);
+    index.offsets[0] = firstOffset;
+    const offsetBytes = new Uint8Array(index.offsets.buffer);
+    let messages = 0;
+    for (const block of blocks) messages += block.messageBytes.length / 4;
+    index.boundaries = new Uint32Array(Math.max(1024, messages * 2));
+    const boundaryBytes = new Uint8Array(index.boundaries.buffer);
+    let at = 0;
+    for (const block of blocks) {
+      offsetBytes.set(block.endBytes, (block.firstSeq + 1) * 8);
+      boundaryBytes.set(block.messageBytes, at * 4);
+      at += block.messageBytes.length / 4;
+      for (const [seq, line] of block.oversized) {
+        index.oversizedSeqs.push(seq);
+        index.oversizedLines.set(seq, line);
+      }
+      index.blockTimes.push(block.lastTimeMs);
+    }
+    index.boundaryCount = messages;
+    index.count = count;
+    return index;
   }
 
   /** Indexes the next event as a line too large to serve (never a message boundary). */
   pushOversized(bytes: number, line: OversizedLine): void {
     this.oversizedSeqs.push(this.count);
     this.oversizedLines.set(this.count, line);
-    this.push(bytes, false);
+    this.push(bytes, false, line.time.getTime());
   }
 
   /** Seqs of oversized lines with from <= seq < to, ascending. */

@@ -12,6 +12,7 @@ import {
   parseLineHead,
 } from '@dsh/journal';
 import { JournalIndex } from './journal-index.js';
+import type { RestoredIndex } from './persisted-index.js';
 import { scanLines } from './scan-lines.js';
 
 /** What one pass over a journal file builds. */
@@ -39,23 +40,25 @@ export interface ScanFailure {
  * and type are read from its first bytes and it is indexed as oversized (served as a
  * stand-in, folded into no projection). An unterminated or unparseable last line is
  * torn: reported as `tornFrom`, not an error. Any other bad line fails the scan.
+ * With `resume` (an index read back), the scan starts past its last indexed line.
  */
 export async function scanJournal(
   fd: FileHandle,
   sessionId: string,
   registry: ProjectionRegistry,
+  resume?: RestoredIndex,
 ): Promise<{ ok: true; value: ScannedJournal } | { ok: false; failure: ScanFailure }> {
-  let header: JournalHeader | undefined;
-  let index: JournalIndex | undefined;
-  const checkpoints = new ProjectionCheckpoints(registry);
-  let lastTime: Date | undefined;
+  let header: JournalHeader | undefined = resume?.header;
+  let index: JournalIndex | undefined = resume?.index;
+  const checkpoints = resume?.checkpoints ?? new ProjectionCheckpoints(registry);
+  let lastTime: Date | undefined = resume?.lastTime;
   let failure: ScanFailure | undefined;
   let unparsed: { offset: number; line: number; reason: string } | undefined;
-  let lineNo = 0;
+  let lineNo = resume === undefined ? 0 : resume.index.length + 1;
 
   const scan = await scanLines(
     fd,
-    0,
+    resume?.index.end ?? 0,
     (bytes, offset, size) => {
       lineNo += 1;
       if (size > bytes.length) return oversized(bytes, offset, size);
@@ -124,7 +127,7 @@ export async function scanJournal(
       return false;
     }
     const { type } = head.value;
-    index!.push(bytes.length + 1, messageTypes.has(type));
+    index!.push(bytes.length + 1, messageTypes.has(type), head.value.time.getTime());
     const reads = registry.reads.get(type);
     checkpoints.advance(reads === undefined ? undefined : eventFromHead(head.value, reads));
     lastTime = head.value.time;

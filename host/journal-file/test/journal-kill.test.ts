@@ -48,7 +48,7 @@ describe('appends killed with SIGKILL (subprocess)', () => {
   // Four child processes each start tsx and load the backend, which takes seconds apiece
   // on a loaded machine; a child that hangs still fails the test at this bound.
   it(
-    'lose no acknowledged event and leave a tail the next open recovers',
+    'lose no acknowledged event, leave a tail the next open recovers and an index that serves the same',
     { timeout: 120_000 },
     async () => {
       const store = await createJournalStore({ dataDir: dir });
@@ -57,10 +57,21 @@ describe('appends killed with SIGKILL (subprocess)', () => {
       let acknowledged = -1;
       for (const ms of [30, 150, 400, 80]) {
         acknowledged = Math.max(acknowledged, await appendThenKill(id, ms));
-        const reopened = await createJournalStore({ dataDir: dir });
+        const log: string[] = [];
+        const reopened = await createJournalStore({ dataDir: dir, log: (l) => log.push(l) });
         const journal = await reopened.open(id);
         expect(journal.length).toBeGreaterThan(acknowledged);
         const events = await journal.read(0, journal.length);
+        // The persisted index (current, stale or torn by the kill) serves what a full scan does.
+        const rescan = await createJournalStore({ dataDir: dir, indexFiles: false });
+        const scanned = await rescan.open(id);
+        expect(scanned.length).toBe(journal.length);
+        expect(await scanned.read(0, scanned.length)).toEqual(events);
+        for (const before of [undefined, Math.floor(journal.length / 2)]) {
+          expect(await journal.page(before, 20)).toEqual(await scanned.page(before, 20));
+        }
+        await rescan.close();
+        for (const line of log) expect(line).toMatch(/index file killed\.idx/);
         events.forEach((event, seq) => {
           expect(event.seq).toBe(seq);
           const block =

@@ -1,7 +1,7 @@
 import { mkdir, readdir, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { userMessage } from '@dsh/fixtures';
+import { turnEnd, turnStart, userMessage } from '@dsh/fixtures';
 import { openJournalStore, type JournalStore } from '@dsh/journal';
 import { createFileJournalBackend, type FileJournalBackend } from '../src/file-journal-backend.js';
 import { conversation, tempDir, writeJournal } from './journal-test-kit.js';
@@ -25,12 +25,19 @@ afterEach(async () => {
 
 /** File descriptors of this process open on the data dir's journals. */
 async function openJournalFds(): Promise<number> {
-  let count = 0;
+  return (await openJournalFiles()).length;
+}
+
+/** The names of the data dir's journals this process holds open. */
+async function openJournalFiles(): Promise<string[]> {
+  const names: string[] = [];
   for (const fd of await readdir('/proc/self/fd')) {
     const target = await readlink(`/proc/self/fd/${fd}`).catch(() => '');
-    if (target.startsWith(join(dir, 'data')) && target.endsWith('.jsonl')) count += 1;
+    if (target.startsWith(join(dir, 'data')) && target.endsWith('.jsonl')) {
+      names.push(target.slice(join(dir, 'data').length + 1));
+    }
   }
-  return count;
+  return names;
 }
 
 describe('the journal pool', () => {
@@ -62,5 +69,27 @@ describe('the journal pool', () => {
     const before = reopened.length;
     await reopened.append([userMessage('after a reopen')]);
     expect((await reopened.read(before, before + 1))[0]?.payload.case).toBe('userMessage');
+  });
+
+  it('never closes a journal whose turn is running, and closes it once the turn ended', async () => {
+    const running = await store.open('s0');
+    await running.append([turnStart(1), userMessage('working')]);
+    // The turn waits on its model: no read, append or tail holds the journal meanwhile.
+    for (let i = 1; i < 6; i += 1) await (await store.open(`s${i}`)).page(undefined, 50);
+    expect(await openJournalFiles()).toContain('s0.jsonl');
+    const evictions = backend.pool.evictions;
+    await running.append([userMessage('still working'), turnEnd(1)]);
+    for (let i = 1; i < 6; i += 1) await (await store.open(`s${i}`)).page(undefined, 50);
+    expect(backend.pool.evictions).toBeGreaterThan(evictions);
+    expect(await openJournalFiles()).not.toContain('s0.jsonl');
+    expect(backend.pool.openCount).toBeLessThanOrEqual(2);
+    expect(await openJournalFds()).toBeLessThanOrEqual(2);
+    const events = await (await store.open('s0')).read(0, (await store.open('s0')).length);
+    expect(events.slice(-4).map((e) => e.payload.case)).toEqual([
+      'turnStart',
+      'userMessage',
+      'userMessage',
+      'turnEnd',
+    ]);
   });
 });

@@ -112,7 +112,11 @@ export type {
   ProjectionCheckpoint,
 } from './journal-backend.js';
 export { checkAppendTimes } from './check-append-times.js';
-export { checkpointInterval, ProjectionCheckpoints } from './projection-checkpoints.js';
+export {
+  checkpointInterval,
+  ProjectionCheckpoints,
+  SnapshotText,
+} from './projection-checkpoints.js';
 export { LiveFeed } from './live-feed.js';
 
 // Search: the query, its checks and cursor, and the check of a matched line's fields that

@@ -12,7 +12,8 @@ export const checkpointInterval = 256;
  */
 export class ProjectionCheckpoints {
   private states: ProjectionStates;
-  private readonly snapshots: JsonValue[];
+  /** A snapshot, or its JSON text until it is first needed (read back from a file). */
+  private readonly snapshots: (JsonValue | SnapshotText)[];
   private count = 0;
 
   constructor(readonly registry: ProjectionRegistry) {
@@ -32,9 +33,48 @@ export class ProjectionCheckpoints {
     }
   }
 
+  /** Events folded so far. */
+  get length(): number {
+    return this.count;
+  }
+
+  /**
+   * The i-th snapshot: the states after the first `i * checkpointInterval` events (what a
+   * persisted index stores per block).
+   */
+  snapshot(i: number): JsonValue | undefined {
+    const kept = this.snapshots[i];
+    if (!(kept instanceof SnapshotText)) return kept;
+    const parsed = JSON.parse(kept.text) as JsonValue;
+    this.snapshots[i] = parsed;
+    return parsed;
+  }
+
+  /**
+   * Checkpoints restored from their snapshots (`snapshots[i]` after `i * checkpointInterval`
+   * events, from the initial states on), positioned after the last one: the live state is
+   * the last snapshot restored, so folding goes on from there.
+   */
+  static resume(
+    registry: ProjectionRegistry,
+    snapshots: readonly (JsonValue | SnapshotText)[],
+  ): ProjectionCheckpoints {
+    const checkpoints = new ProjectionCheckpoints(registry);
+    if (snapshots.length <= 1) return checkpoints;
+    for (let i = 1; i < snapshots.length; i += 1) checkpoints.snapshots.push(snapshots[i]!);
+    checkpoints.count = (snapshots.length - 1) * checkpointInterval;
+    checkpoints.states = registry.restore(checkpoints.snapshot(snapshots.length - 1)!);
+    return checkpoints;
+  }
+
   /** The latest checkpoint at or below `seq`: its seq and restored states. */
   checkpointFor(seq: number): { seq: number; states: ProjectionStates } {
     const i = Math.min(Math.floor(seq / checkpointInterval), this.snapshots.length - 1);
-    return { seq: i * checkpointInterval, states: this.registry.restore(this.snapshots[i]!) };
+    return { seq: i * checkpointInterval, states: this.registry.restore(this.snapshot(i)!) };
   }
+}
+
+/** A checkpoint snapshot kept as its JSON text, parsed the first time it is needed. */
+export class SnapshotText {
+  constructor(readonly text: string) {}
 }

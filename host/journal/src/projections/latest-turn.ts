@@ -1,6 +1,6 @@
 import { create, type JsonValue } from '@bufbuild/protobuf';
 import { TurnUsageSchema } from '@dsh/gen/service';
-import type { PriceTable } from './price-table.js';
+import { priceKey, type PriceTable } from './price-table.js';
 import type { Projection } from './projection.js';
 import {
   addCost,
@@ -36,6 +36,7 @@ export function latestTurn(
 ): Projection<LatestTurnState | undefined> {
   return {
     name: 'latestTurn',
+    key: priceKey(prices),
     reads: {
       'assistant/message': [...costReads['assistant/message'], 'turn'],
       'context/compaction': [...costReads['context/compaction'], 'turn'],

@@ -21,3 +21,10 @@ export function usageCost(usage: Usage, price: ModelPrice): number {
     1_000_000
   );
 }
+
+/** A price table as a string that changes with any price (a projection's `key`). */
+export function priceKey(prices: PriceTable | undefined): string {
+  return prices === undefined
+    ? ''
+    : JSON.stringify([...prices].sort(([a], [b]) => (a < b ? -1 : 1)));
+}

@@ -17,6 +17,11 @@ export type ProjectionStates = readonly unknown[];
 export interface ProjectionRegistry {
   /** Journal type -> the payload fields any projection reads; other types need no decoding. */
   readonly reads: ReadonlyMap<string, readonly string[]>;
+  /**
+   * Names the projections, their `key`s and `projectionsVersion`: checkpoints persisted
+   * under another key were folded by other code or prices and are not reused.
+   */
+  readonly key: string;
   initial(): ProjectionStates;
   fold(states: ProjectionStates, event: SessionEvent): ProjectionStates;
   snapshot(states: ProjectionStates): JsonValue;
@@ -43,6 +48,9 @@ export function standardProjections(prices?: PriceTable): readonly Projection<un
 /** The standard projections without a price table. */
 export const defaultProjections: readonly Projection<unknown>[] = standardProjections();
 
+/** Raised whenever a projection's fold or snapshot changes meaning, so no host reuses old checkpoints. */
+export const projectionsVersion = 1;
+
 /** Builds the registry of `projections` (the default ones unless given). */
 export function createProjectionRegistry(
   projections: readonly Projection<unknown>[] = defaultProjections,
@@ -55,6 +63,7 @@ export function createProjectionRegistry(
   }
   return {
     reads,
+    key: JSON.stringify([projectionsVersion, ...projections.map((p) => [p.name, p.key ?? ''])]),
     initial: () => projections.map((p) => p.initial()),
     fold(states, event) {
       let changed = false;

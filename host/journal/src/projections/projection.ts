@@ -13,6 +13,11 @@ export type BaselineFields = Partial<Omit<Baseline, 'beforeSeq' | '$typeName' | 
  */
 export interface Projection<S> {
   readonly name: string;
+  /**
+   * What `fold` depends on besides the events (a price table), as a string: persisted
+   * checkpoints folded under another key are not reused.
+   */
+  readonly key?: string;
   /** Journal type -> the payload fields (JSON names) `fold` reads of events of that type. */
   readonly reads: Readonly<Record<string, readonly string[]>>;
   initial(): S;

@@ -2,7 +2,7 @@ import { create, type JsonValue } from '@bufbuild/protobuf';
 import type { Usage } from '@dsh/gen/content';
 import type { SessionEvent } from '@dsh/gen/events';
 import { CostTotalsSchema, type CostTotals } from '@dsh/gen/service';
-import { usageCost, type PriceTable } from './price-table.js';
+import { priceKey, usageCost, type PriceTable } from './price-table.js';
 import type { Projection } from './projection.js';
 
 /** Dollars spent, and how many steps with usage were priced or had no price. */
@@ -57,6 +57,7 @@ export function costTotals(state: CostState): CostTotals {
 export function sessionCost(prices: PriceTable): Projection<CostState> {
   return {
     name: 'sessionCost',
+    key: priceKey(prices),
     reads: costReads,
     initial: () => noCost,
     fold(state, event) {
