@@ -12,6 +12,7 @@ import {
   type JournalBackend,
   type JournalHead,
   type JournalSummary,
+  batchUpdates,
   LiveFeed,
   type LiveOptions,
   type StoreChange,
@@ -108,7 +109,7 @@ export class FileJournalBackend implements JournalBackend {
   readonly pool: JournalPool;
   private readonly failures = new Map<string, Failure>();
   private readonly changes = new LiveFeed<StoreChange>();
-  private readonly updated = new Set<string>();
+  private readonly noteUpdated = batchUpdates(this.changes);
   /** Every session's list facts, kept current without reading journals per list. */
   readonly catalog: SessionCatalog;
 
@@ -412,17 +413,6 @@ export class FileJournalBackend implements JournalBackend {
       }
     }
     return undefined;
-  }
-
-  private noteUpdated(id: string): void {
-    if (this.updated.size === 0) {
-      setImmediate(() => {
-        const ids = [...this.updated];
-        this.updated.clear();
-        this.changes.push(ids.map((sessionId) => ({ kind: 'updated', sessionId })));
-      });
-    }
-    this.updated.add(id);
   }
 }
 

@@ -5,6 +5,7 @@ import {
   formatVersion,
   isJournalTime,
   JournalError,
+  batchUpdates,
   LiveFeed,
   noFacts,
   parseSessionId,
@@ -94,7 +95,7 @@ export class PgJournalBackend implements JournalBackend {
   private readonly logs = new Map<string, PgJournalLog>();
   private readonly opening = new Map<string, Promise<PgJournalLog>>();
   private readonly changes = new LiveFeed<StoreChange>();
-  private readonly updated = new Set<string>();
+  private readonly noteUpdated = batchUpdates(this.changes);
   /** Sessions this backend listed or heard of, to report removals missed while disconnected. */
   private readonly seen = new Set<string>();
   private readonly summaries = new Map<string, { key: string; summary: JournalSummary }>();
@@ -348,17 +349,6 @@ export class PgJournalBackend implements JournalBackend {
     const log = this.logs.get(id);
     this.logs.delete(id);
     log?.end();
-  }
-
-  private noteUpdated(id: string): void {
-    if (this.updated.size === 0) {
-      setImmediate(() => {
-        const ids = [...this.updated];
-        this.updated.clear();
-        this.changes.push(ids.map((sessionId) => ({ kind: 'updated', sessionId })));
-      });
-    }
-    this.updated.add(id);
   }
 }
 

@@ -118,6 +118,7 @@ export {
   SnapshotText,
 } from './projection-checkpoints.js';
 export { LiveFeed } from './live-feed.js';
+export { batchUpdates } from './batch-updates.js';
 
 // Search: the query, its checks and cursor, and the check of a matched line's fields that
 // every backend's search shares.
