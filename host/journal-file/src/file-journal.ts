@@ -29,6 +29,7 @@ import { ioError, isReadOnlyError } from './io-error.js';
 import type { JournalIndex } from './journal-index.js';
 import { openIndexWriter, type IndexWriter } from './index-writer.js';
 import { indexPath, loadIndex } from './persisted-index.js';
+import { RecentEvents } from './recent-events.js';
 import { scanJournal } from './scan-journal.js';
 import { splitLines } from './scan-lines.js';
 
@@ -63,6 +64,8 @@ export interface JournalFile {
  */
 export class FileJournal implements JournalLog {
   private readonly tails = new LiveFeed<SessionEvent>();
+  /** What followers catching up near the end read: 1,024 events or 4 MiB of lines at most. */
+  private readonly recent = new RecentEvents({ events: 1_024, bytes: 4 << 20 });
   private queue: PendingAppend[] = [];
   private flushing: Promise<void> | undefined;
   private nextSeq: number;
@@ -84,6 +87,7 @@ export class FileJournal implements JournalLog {
     private readonly writer: IndexWriter | undefined,
   ) {
     this.nextSeq = index.length;
+    this.recent.clear(index.length);
   }
 
   /**
@@ -218,6 +222,10 @@ export class FileJournal implements JournalLog {
     }
     if (options?.maxBytes !== undefined && from < to) {
       to = this.index.endWithin(from, to, options.maxBytes);
+    }
+    if (options?.fields !== 'projections') {
+      const kept = this.recent.slice(from, to);
+      if (kept !== undefined) return kept;
     }
     const lines = await this.readLines(from, to);
     if (options?.fields === 'projections') return this.projected(from, lines);
@@ -363,6 +371,10 @@ export class FileJournal implements JournalLog {
     this.writer?.update();
     this.lastTime = new Date(batch.at(-1)!.lastTimeMs);
     const events = batch.flatMap((p) => p.events);
+    this.recent.push(
+      events,
+      batch.flatMap((p) => p.lines.map((line) => line.length)),
+    );
     this.tails.push(events);
     for (const pending of batch) pending.resolve(pending.events);
     this.file.onAppend?.(events, this.index.end);
