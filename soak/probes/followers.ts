@@ -48,7 +48,20 @@ export const manyFollowers: Probe = {
     const tallies = Array.from({ length: count }, (_, i) =>
       followAtRandom(crowd[i % crowd.length]!, sessionId, random, () => end.seq),
     );
-    const last = await work.stop();
+    // A crowd that stops making progress shows in the log long before the probe's budget ends.
+    const progress = setInterval(() => {
+      const reached = tallies.filter((t) => t.finished).length;
+      const streams = tallies.reduce((n, t) => n + t.tally.streams, 0);
+      const errors = tallies.reduce((n, t) => n + t.tally.errors.length, 0);
+      const state = end.seq === undefined ? 'appending' : `appends stopped at seq ${end.seq}`;
+      ctx.log(
+        `followers: ${state}; ${reached}/${count} at the end, ${streams} streams, ${errors} errors`,
+      );
+    }, 15_000);
+    const last = await work.stop().catch((error: unknown) => {
+      clearInterval(progress);
+      throw error;
+    });
     end.seq = last;
     const giveUp = new AbortController();
     const deadline = sleep(graceMs, 'deadline' as const, { signal: giveUp.signal }).catch(
@@ -56,6 +69,7 @@ export const manyFollowers: Probe = {
     );
     const finished = await Promise.race([Promise.all(tallies.map((t) => t.done)), deadline]);
     giveUp.abort();
+    clearInterval(progress);
     for (const t of tallies) t.stop();
     const all = tallies.map((t) => t.tally);
     const sum = (pick: (t: Tally) => number): number => all.reduce((n, t) => n + pick(t), 0);
@@ -85,7 +99,7 @@ function followAtRandom(
   sessionId: string,
   random: () => number,
   last: () => number | undefined,
-): { tally: Tally; done: Promise<void>; stop(): void } {
+): { tally: Tally; done: Promise<void>; readonly finished: boolean; stop(): void } {
   const tally: Tally = { next: 0, streams: 0, gaps: 0, missing: 0, duplicates: 0, errors: [] };
   let stopped = false;
   let current: AbortController | undefined;
@@ -93,6 +107,7 @@ function followAtRandom(
     const end = last();
     return end !== undefined && tally.next > end;
   };
+  let finished = false;
   const done = (async () => {
     while (!stopped && !reachedEnd()) {
       const abort = new AbortController();
@@ -134,10 +149,14 @@ function followAtRandom(
       }
       await sleep(10 + random() * 90);
     }
+    finished = true;
   })();
   return {
     tally,
     done,
+    get finished() {
+      return finished;
+    },
     stop() {
       stopped = true;
       current?.abort();
