@@ -1,10 +1,11 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { create } from '@bufbuild/protobuf';
 import { createClient } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
-import { createAgentRuntime } from '@dsh/agent';
 import { deriveCard, terminalCardPreview } from '@dsh/card-models';
 import { createSessionWindow, type SessionWindow } from '@dsh/client-live';
 import {
@@ -18,10 +19,9 @@ import {
 import { ContentBlockSchema } from '@dsh/gen/content';
 import { PromptMode, SessionService } from '@dsh/gen/service';
 import { createJournalStore } from '@dsh/journal-file';
-import { createOpenAiProvider } from '@dsh/providers';
+import { dshBin } from '@dsh/cli';
 import { startFakeOpenAiServer, textReply, toolReply } from '@dsh/providers/test-kit';
 import { startServer } from '@dsh/server';
-import { createShellTool, ShellSessions } from '@dsh/tools';
 import { percentile, since, type BenchRow } from './bench-row.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -41,55 +41,93 @@ function liveLength(window: SessionWindow, callId: string): number | undefined {
   return tool === undefined ? undefined : (tool.live?.length ?? -1);
 }
 
+/** User plus system CPU milliseconds of process `pid` so far (its threads, not its children). */
+function processCpuMs(pid: number): number {
+  // Fields 14 and 15 of /proc/PID/stat, after the parenthesised command name.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
+}
+const clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+
+/** A real `dsh serve` process whose model is the OpenAI-compatible server at `baseUrl`. */
+async function startModelHost(dir: string, baseUrl: string) {
+  const home = join(dir, 'home');
+  await mkdir(home, { recursive: true });
+  const config = join(dir, 'config.json');
+  await writeFile(config, JSON.stringify({ approvals: { bash: 'allow' } }));
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!key.startsWith('DSH_')) env[key] = value;
+  }
+  env.HOME = home;
+  const args = [
+    ...['serve', '--port', '0', '--data-dir', join(dir, 'sessions'), '--config', config],
+    ...['--model', 'fake-model', '--base-url', baseUrl, '--api-key', 'k'],
+  ];
+  const child = spawn(process.execPath, [dshBin, ...args], {
+    cwd: dir,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let text = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const look = (chunk: Buffer): void => {
+      text += chunk.toString();
+      const match = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(text);
+      if (match) resolve(match[1]!);
+    };
+    child.stdout.on('data', look);
+    child.stderr.on('data', look);
+    void exited.then(() => reject(new Error(`dsh exited before serving: ${text.slice(-2000)}`)));
+  });
+  return {
+    url,
+    pid: child.pid!,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
 /**
- * Host CPU while the real agent runtime runs a real `bash` command that prints ~1 MB/s
- * for `seconds`, followed by one client-live window: the host process's CPU share over
- * the call (its own work, not the command's), the events recorded and the bytes they carry.
+ * Host CPU while a real `dsh serve` process runs a real `bash` command that prints ~1 MB/s
+ * for `seconds`, asked for by a fake OpenAI-compatible model and followed by one
+ * client-live window in this process: the host process's CPU over the call (its own
+ * threads, not the command's), the follower's, the events recorded and the bytes they carry.
  */
 async function hostCpuRows(seconds: number): Promise<BenchRow[]> {
   const dir = await mkdtemp(join(tmpdir(), 'dsh-bench-live-'));
   const model = await startFakeOpenAiServer();
-  const store = await createJournalStore({ dataDir: join(dir, 'sessions') });
-  const shells = new ShellSessions();
-  const provider = createOpenAiProvider({
-    baseUrl: model.baseUrl,
-    model: 'fake-model',
-    apiKey: 'k',
-    retryBaseMs: 1,
-  });
-  const agent = createAgentRuntime({
-    store,
-    provider,
-    tools: [createShellTool('bash', shells)],
-    approvals: { bash: 'allow' },
-    spillRoot: join(dir, 'spill'),
-  });
-  const server = await startServer({ store, agent, port: 0, defaultCwd: dir, log: () => {} });
-  const client = createClient(
-    SessionService,
-    createConnectTransport({ baseUrl: server.url, httpVersion: '1.1' }),
-  );
+  let host: Awaited<ReturnType<typeof startModelHost>> | undefined;
   let window: SessionWindow | undefined;
   try {
+    host = await startModelHost(dir, model.baseUrl);
+    const client = createClient(
+      SessionService,
+      createConnectTransport({ baseUrl: host.url, httpVersion: '1.1' }),
+    );
     // 100 KiB every 100 ms, as lines of 99 characters.
     const command = `for i in $(seq 1 ${seconds * 10}); do head -c 102400 /dev/zero | tr '\\0' x | fold -w 99; sleep 0.1; done`;
     model.reply(
       toolReply([{ id: 'call_mb', name: 'bash', args: JSON.stringify({ command }) }]),
       textReply(['Done.']),
     );
-    const journal = await store.create({ cwd: dir, title: 'bench 1 MB/s' });
-    const sessionId = journal.header.sessionId;
+    const { session } = await client.createSession({ cwd: dir, title: 'bench 1 MB/s' });
+    const sessionId = session?.id ?? '';
     window = createSessionWindow({ client, sessionId });
     const follower = window;
     await until(() => follower.state.opened, 'the window', 10_000);
-    const before = journal.length;
+    const before = follower.state.snapshot.endSeq;
     await client.prompt({
       sessionId,
       content: [create(ContentBlockSchema, { block: { case: 'text', value: { text: 'go' } } })],
       mode: PromptMode.QUEUE,
     });
     await until(() => follower.state.snapshot.runningCalls.length > 0, 'the call', 10_000);
-    const cpu = process.cpuUsage();
+    const hostCpu = processCpuMs(host.pid);
+    const followerCpu = process.cpuUsage();
     const start = performance.now();
     await until(
       () => follower.state.snapshot.runningCalls.length === 0,
@@ -97,8 +135,14 @@ async function hostCpuRows(seconds: number): Promise<BenchRow[]> {
       seconds * 4000,
     );
     const wallMs = since(start);
-    const used = process.cpuUsage(cpu);
-    await agent.idle(sessionId);
+    const hostMs = processCpuMs(host.pid) - hostCpu;
+    const used = process.cpuUsage(followerCpu);
+    const pid = host.pid;
+    await until(
+      () => follower.state.snapshot.nodes.some((n) => n.kind === 'turn-end'),
+      'the turn end',
+      10_000,
+    );
     const events = (await client.page({ sessionId, maxMessages: 1000 })).events.flatMap((e) =>
       e.event === undefined ? [] : [e.event],
     );
@@ -112,13 +156,21 @@ async function hostCpuRows(seconds: number): Promise<BenchRow[]> {
       0,
     );
     const label = `${seconds} s at ~1 MB/s`;
+    const wall = `${(wallMs / 1000).toFixed(1)} s wall`;
     return [
       {
         section: 'live',
         name: `host CPU while a command prints ${label}`,
+        value: (hostMs / wallMs) * 100,
+        unit: '% of a core',
+        note: `a dsh serve process (pid ${pid}: its threads, not the command), one follower; ${wall}`,
+      },
+      {
+        section: 'live',
+        name: `follower CPU while a command prints ${label}`,
         value: ((used.user + used.system) / 1000 / wallMs) * 100,
         unit: '% of a core',
-        note: `host process only, one follower; ${(wallMs / 1000).toFixed(1)} s wall`,
+        note: 'the client-live window (and the fake model) in the bench process',
       },
       {
         section: 'live',
@@ -130,16 +182,13 @@ async function hostCpuRows(seconds: number): Promise<BenchRow[]> {
       {
         section: 'live',
         name: `events recorded for the whole turn (${label})`,
-        value: journal.length - before,
+        value: (events.at(-1)?.seq ?? before) + 1 - before,
         unit: 'events',
       },
     ];
   } finally {
     window?.close();
-    await server.close();
-    await agent.close();
-    await shells.dispose();
-    await store.close();
+    await host?.stop();
     await model.close();
     await rm(dir, { recursive: true, force: true });
   }
