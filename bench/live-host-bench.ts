@@ -1,28 +1,23 @@
-import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { create } from '@bufbuild/protobuf';
-import { createClient } from '@connectrpc/connect';
+import { timestampMs } from '@bufbuild/protobuf/wkt';
+import { createClient, type Client } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
 import { deriveCard, terminalCardPreview } from '@dsh/card-models';
 import { createSessionWindow, type SessionWindow } from '@dsh/client-live';
-import {
-  assistantMessage,
-  toolCall,
-  toolCallBlock,
-  toolOutput,
-  turnStart,
-  userMessage,
-} from '@dsh/fixtures';
 import { ContentBlockSchema } from '@dsh/gen/content';
+import type { SessionEvent } from '@dsh/gen/events';
 import { PromptMode, SessionService } from '@dsh/gen/service';
-import { createJournalStore } from '@dsh/journal-file';
-import { dshBin } from '@dsh/cli';
-import { startFakeOpenAiServer, textReply, toolReply } from '@dsh/providers/test-kit';
-import { startServer } from '@dsh/server';
+import {
+  startFakeOpenAiServer,
+  textReply,
+  toolReply,
+  type FakeOpenAiServer,
+} from '@dsh/providers/test-kit';
 import { percentile, since, type BenchRow } from './bench-row.js';
+import { processCpuMs, startModelHost, type ModelHost } from './model-host.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -35,135 +30,81 @@ async function until(check: () => boolean, what: string, timeoutMs: number): Pro
   }
 }
 
-/** The live output length of the running call `callId` in a window, or -1. */
-function liveLength(window: SessionWindow, callId: string): number | undefined {
-  const tool = window.state.snapshot.runningCalls.find((t) => t.callId === callId);
-  return tool === undefined ? undefined : (tool.live?.length ?? -1);
+/** A real host, its fake model and a client of it. */
+interface Bench {
+  readonly dir: string;
+  readonly host: ModelHost;
+  readonly model: FakeOpenAiServer;
+  readonly client: Client<typeof SessionService>;
 }
 
-/** User plus system CPU milliseconds of process `pid` so far (its threads, not its children). */
-function processCpuMs(pid: number): number {
-  // Fields 14 and 15 of /proc/PID/stat, after the parenthesised command name.
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
-}
-const clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
-
-/** A real `dsh serve` process whose model is the OpenAI-compatible server at `baseUrl`. */
-async function startModelHost(dir: string, baseUrl: string) {
-  const home = join(dir, 'home');
-  await mkdir(home, { recursive: true });
-  const config = join(dir, 'config.json');
-  await writeFile(config, JSON.stringify({ approvals: { bash: 'allow' } }));
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (!key.startsWith('DSH_')) env[key] = value;
-  }
-  env.HOME = home;
-  const args = [
-    ...['serve', '--port', '0', '--data-dir', join(dir, 'sessions'), '--config', config],
-    ...['--model', 'fake-model', '--base-url', baseUrl, '--api-key', 'k'],
-  ];
-  const child = spawn(process.execPath, [dshBin, ...args], {
-    cwd: dir,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let text = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const look = (chunk: Buffer): void => {
-      text += chunk.toString();
-      const match = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(text);
-      if (match) resolve(match[1]!);
-    };
-    child.stdout.on('data', look);
-    child.stderr.on('data', look);
-    void exited.then(() => reject(new Error(`dsh exited before serving: ${text.slice(-2000)}`)));
-  });
-  return {
-    url,
-    pid: child.pid!,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
-/**
- * Host CPU while a real `dsh serve` process runs a real `bash` command that prints ~1 MB/s
- * for `seconds`, asked for by a fake OpenAI-compatible model and followed by one
- * client-live window in this process: the host process's CPU over the call (its own
- * threads, not the command's), the follower's, the events recorded and the bytes they carry.
- */
-async function hostCpuRows(seconds: number): Promise<BenchRow[]> {
-  const dir = await mkdtemp(join(tmpdir(), 'dsh-bench-live-'));
-  const model = await startFakeOpenAiServer();
-  let host: Awaited<ReturnType<typeof startModelHost>> | undefined;
-  let window: SessionWindow | undefined;
-  try {
-    host = await startModelHost(dir, model.baseUrl);
-    const client = createClient(
-      SessionService,
-      createConnectTransport({ baseUrl: host.url, httpVersion: '1.1' }),
-    );
-    // 100 KiB every 100 ms, as lines of 99 characters.
-    const command = `for i in $(seq 1 ${seconds * 10}); do head -c 102400 /dev/zero | tr '\\0' x | fold -w 99; sleep 0.1; done`;
-    model.reply(
-      toolReply([{ id: 'call_mb', name: 'bash', args: JSON.stringify({ command }) }]),
-      textReply(['Done.']),
-    );
-    const { session } = await client.createSession({ cwd: dir, title: 'bench 1 MB/s' });
-    const sessionId = session?.id ?? '';
-    window = createSessionWindow({ client, sessionId });
-    const follower = window;
-    await until(() => follower.state.opened, 'the window', 10_000);
-    const before = follower.state.snapshot.endSeq;
-    await client.prompt({
+/** Creates a session whose model asks for one `bash` call of `command`, and prompts it. */
+async function sessionRunning(bench: Bench, callId: string, command: string, title: string) {
+  bench.model.reply(
+    toolReply([{ id: callId, name: 'bash', args: JSON.stringify({ command }) }]),
+    textReply(['Done.']),
+  );
+  const { session } = await bench.client.createSession({ cwd: bench.dir, title });
+  const sessionId = session?.id ?? '';
+  const prompt = () =>
+    bench.client.prompt({
       sessionId,
       content: [create(ContentBlockSchema, { block: { case: 'text', value: { text: 'go' } } })],
       mode: PromptMode.QUEUE,
     });
-    await until(() => follower.state.snapshot.runningCalls.length > 0, 'the call', 10_000);
-    const hostCpu = processCpuMs(host.pid);
+  return { sessionId, prompt };
+}
+
+/** Every event of a session (one page of up to 1000 messages holds the bench's). */
+async function eventsOf(bench: Bench, sessionId: string): Promise<SessionEvent[]> {
+  const page = await bench.client.page({ sessionId, maxMessages: 1000 });
+  return page.events.flatMap((e) => (e.event === undefined ? [] : [e.event]));
+}
+
+const ended = (window: SessionWindow) =>
+  window.state.snapshot.nodes.some((node) => node.kind === 'turn-end');
+
+/**
+ * Host CPU while the `dsh serve` process runs a real `bash` command that prints ~1 MB/s
+ * for `seconds`, followed by one client-live window in this process: the host process's
+ * CPU over the call (its own threads, not the command's, read from /proc), the
+ * follower's, the events recorded and the bytes they carry.
+ */
+async function hostCpuRows(bench: Bench, seconds: number): Promise<BenchRow[]> {
+  // 100 KiB every 100 ms, as lines of 99 characters.
+  const command = `for i in $(seq 1 ${seconds * 10}); do head -c 102400 /dev/zero | tr '\\0' x | fold -w 99; sleep 0.1; done`;
+  const callId = 'call_mb';
+  const { sessionId, prompt } = await sessionRunning(bench, callId, command, 'bench 1 MB/s');
+  const window = createSessionWindow({ client: bench.client, sessionId });
+  try {
+    await until(() => window.state.opened, 'the window', 10_000);
+    await prompt();
+    await until(() => window.state.snapshot.runningCalls.length > 0, 'the call', 10_000);
+    const hostCpu = processCpuMs(bench.host.pid);
     const followerCpu = process.cpuUsage();
     const start = performance.now();
     await until(
-      () => follower.state.snapshot.runningCalls.length === 0,
+      () => window.state.snapshot.runningCalls.length === 0,
       'the command',
       seconds * 4000,
     );
     const wallMs = since(start);
-    const hostMs = processCpuMs(host.pid) - hostCpu;
+    const hostMs = processCpuMs(bench.host.pid) - hostCpu;
     const used = process.cpuUsage(followerCpu);
-    const pid = host.pid;
-    await until(
-      () => follower.state.snapshot.nodes.some((n) => n.kind === 'turn-end'),
-      'the turn end',
-      10_000,
+    await until(() => ended(window), 'the turn end', 10_000);
+    const events = await eventsOf(bench, sessionId);
+    const deltas = events.flatMap((e) =>
+      e.payload.case === 'toolOutput' && e.payload.value.callId === callId ? [e.payload.value] : [],
     );
-    const events = (await client.page({ sessionId, maxMessages: 1000 })).events.flatMap((e) =>
-      e.event === undefined ? [] : [e.event],
-    );
-    const deltas = events.filter(
-      (e) =>
-        e.seq >= before && e.payload.case === 'toolOutput' && e.payload.value.callId === 'call_mb',
-    );
-    const deltaBytes = deltas.reduce(
-      (sum, e) =>
-        sum + (e.payload.case === 'toolOutput' ? Buffer.byteLength(e.payload.value.text) : 0),
-      0,
-    );
+    const deltaBytes = deltas.reduce((sum, d) => sum + Buffer.byteLength(d.text), 0);
     const label = `${seconds} s at ~1 MB/s`;
-    const wall = `${(wallMs / 1000).toFixed(1)} s wall`;
     return [
       {
         section: 'live',
         name: `host CPU while a command prints ${label}`,
         value: (hostMs / wallMs) * 100,
         unit: '% of a core',
-        note: `a dsh serve process (pid ${pid}: its threads, not the command), one follower; ${wall}`,
+        note: `a dsh serve process (its threads, not the command), one follower; ${(wallMs / 1000).toFixed(1)} s wall`,
       },
       {
         section: 'live',
@@ -181,112 +122,109 @@ async function hostCpuRows(seconds: number): Promise<BenchRow[]> {
       },
       {
         section: 'live',
-        name: `events recorded for the whole turn (${label})`,
-        value: (events.at(-1)?.seq ?? before) + 1 - before,
+        name: `events recorded for the whole session (${label})`,
+        value: events.length,
         unit: 'events',
       },
     ];
   } finally {
-    window?.close();
-    await host?.stop();
-    await model.close();
-    await rm(dir, { recursive: true, force: true });
+    window.close();
   }
 }
 
 /**
- * Append-to-visible latency of a live output delta: from `journal.append` of a
- * `tool/output` to the running card's preview recomputed in each of `followers`
- * client-live windows over real HTTP (what a client does before it draws).
+ * Append-to-visible latency of live output deltas: a real command prints a coloured line
+ * every 200 ms in the `dsh serve` process; each of `followers` client-live windows over
+ * real HTTP in this process, on every new delta, recomputes the running card's preview
+ * (what a client does before it draws). Latency runs from the delta's journal time (the
+ * host stamps it as it appends) to that moment.
  */
-async function visibleLatencyRows(followerCounts: readonly number[], rounds: number) {
-  const dir = await mkdtemp(join(tmpdir(), 'dsh-bench-visible-'));
-  const store = await createJournalStore({ dataDir: join(dir, 'sessions') });
-  const server = await startServer({ store, port: 0, defaultCwd: dir, log: () => {} });
-  const client = createClient(
-    SessionService,
-    createConnectTransport({ baseUrl: server.url, httpVersion: '1.1' }),
-  );
-  const rows: BenchRow[] = [];
+async function visibleLatencyRows(
+  bench: Bench,
+  followers: number,
+  rounds: number,
+): Promise<BenchRow[]> {
+  const callId = `call_visible_${followers}`;
+  const command = `for i in $(seq 1 ${rounds}); do printf '\\033[32m✓\\033[39m test %d passed (%d ms)\\n' $i $((i % 97)); sleep 0.2; done`;
+  const title = `bench visible ${followers}`;
+  const { sessionId, prompt } = await sessionRunning(bench, callId, command, title);
+  const seen: { seq: number; at: number }[] = [];
+  const facts = { cwd: bench.dir, home: bench.dir };
+  const windows = Array.from({ length: followers }, () => {
+    let last = -1;
+    return createSessionWindow({
+      client: bench.client,
+      sessionId,
+      onChange: (state) => {
+        const tool = state.snapshot.runningCalls.find((t) => t.callId === callId);
+        const seq = tool?.live?.seq ?? -1;
+        if (tool === undefined || seq === last) return;
+        last = seq;
+        const card = deriveCard(tool, facts);
+        if (card.body.kind === 'terminal') terminalCardPreview(card.body);
+        seen.push({ seq, at: Date.now() });
+      },
+    });
+  });
   try {
-    for (const followers of followerCounts) {
-      const journal = await store.create({ cwd: dir, title: 'bench visible' });
-      const sessionId = journal.header.sessionId;
-      const command = { command: 'make test' };
-      await journal.append([
-        userMessage('run the tests'),
-        turnStart(1),
-        assistantMessage({ turn: 1 }, [toolCallBlock('c1', 'bash', command)]),
-        toolCall('c1', 'bash', command),
-      ]);
-      const latencies: number[] = [];
-      let appendedAt = 0;
-      let expected = 0;
-      let seen = 0;
-      const facts = { cwd: dir, home: dir };
-      const windows: SessionWindow[] = Array.from({ length: followers }, () => {
-        let last = -1;
-        const window: SessionWindow = createSessionWindow({
-          client,
-          sessionId,
-          onChange: (state) => {
-            const tool = state.snapshot.runningCalls.find((t) => t.callId === 'c1');
-            const length = tool?.live?.length ?? -1;
-            if (tool === undefined || length === last) return;
-            last = length;
-            const card = deriveCard(tool, facts);
-            if (card.body.kind === 'terminal') terminalCardPreview(card.body);
-            if (length === expected) {
-              latencies.push(since(appendedAt));
-              seen++;
-            }
-          },
-        });
-        return window;
-      });
-      await until(
-        () => windows.every((w) => w.state.opened && liveLength(w, 'c1') === -1),
-        'every window open on the running call',
-        30_000,
-      );
-      for (let i = 0; i < rounds; i++) {
-        const text = `\x1b[32m✓\x1b[39m test ${i} passed (${i % 97} ms)\n`;
-        expected += text.length;
-        seen = 0;
-        appendedAt = performance.now();
-        await journal.append([toolOutput('c1', text)]);
-        await until(() => seen === followers, `delta ${i} in every window`, 10_000);
-        await sleep(5);
+    await until(() => windows.every((w) => w.state.opened), 'every window open', 60_000);
+    await prompt();
+    await until(() => windows.every(ended), 'the turn end in every window', rounds * 600 + 60_000);
+    const appended = new Map<number, number>();
+    for (const event of await eventsOf(bench, sessionId)) {
+      if (event.payload.case === 'toolOutput' && event.time !== undefined) {
+        appended.set(event.seq, timestampMs(event.time));
       }
-      for (const window of windows) window.close();
-      rows.push(
-        {
-          section: 'live',
-          name: `delta append-to-visible p50, ${followers} follower(s)`,
-          value: percentile(latencies, 50),
-          unit: 'ms',
-          note: `${rounds} deltas; card preview recomputed in every window`,
-        },
-        {
-          section: 'live',
-          name: `delta append-to-visible p99, ${followers} follower(s)`,
-          value: percentile(latencies, 99),
-          unit: 'ms',
-        },
-      );
     }
+    const latencies = seen.flatMap(({ seq, at }) => {
+      const time = appended.get(seq);
+      return time === undefined ? [] : [at - time];
+    });
+    const note = `${appended.size} deltas, ${latencies.length} window updates; host in its own process, windows in the bench process`;
+    return [
+      {
+        section: 'live',
+        name: `delta append-to-visible p50, ${followers} follower(s)`,
+        value: percentile(latencies, 50),
+        unit: 'ms',
+        note,
+      },
+      {
+        section: 'live',
+        name: `delta append-to-visible p99, ${followers} follower(s)`,
+        value: percentile(latencies, 99),
+        unit: 'ms',
+      },
+    ];
   } finally {
-    await server.close();
-    await store.close();
-    await rm(dir, { recursive: true, force: true });
+    for (const window of windows) window.close();
   }
-  return rows;
 }
 
-/** The host-side live output rows: CPU at 1 MB/s and append-to-visible latency of deltas. */
+/**
+ * The host-side live output rows on one real `dsh serve` process: its CPU at 1 MB/s of
+ * command output and the append-to-visible latency of deltas for 1 and 100 followers.
+ */
 export async function liveHostBench(quick: boolean): Promise<BenchRow[]> {
-  return [
-    ...(await hostCpuRows(quick ? 3 : 10)),
-    ...(await visibleLatencyRows([1, 100], quick ? 30 : 100)),
-  ];
+  const dir = await mkdtemp(join(tmpdir(), 'dsh-bench-live-'));
+  const model = await startFakeOpenAiServer();
+  let host: ModelHost | undefined;
+  try {
+    host = await startModelHost(dir, model.baseUrl);
+    const client = createClient(
+      SessionService,
+      createConnectTransport({ baseUrl: host.url, httpVersion: '1.1' }),
+    );
+    const bench: Bench = { dir, host, model, client };
+    const rounds = quick ? 30 : 100;
+    return [
+      ...(await hostCpuRows(bench, quick ? 3 : 10)),
+      ...(await visibleLatencyRows(bench, 1, rounds)),
+      ...(await visibleLatencyRows(bench, 100, rounds)),
+    ];
+  } finally {
+    await host?.stop();
+    await model.close();
+    await rm(dir, { recursive: true, force: true });
+  }
 }
