@@ -2,27 +2,22 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { create } from '@bufbuild/protobuf';
-import { createClient } from '@connectrpc/connect';
+import { timestampMs } from '@bufbuild/protobuf/wkt';
+import { createClient, type Client } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
-import { createAgentRuntime } from '@dsh/agent';
 import { deriveCard, terminalCardPreview } from '@dsh/card-models';
 import { createSessionWindow, type SessionWindow } from '@dsh/client-live';
-import {
-  assistantMessage,
-  toolCall,
-  toolCallBlock,
-  toolOutput,
-  turnStart,
-  userMessage,
-} from '@dsh/fixtures';
 import { ContentBlockSchema } from '@dsh/gen/content';
+import type { SessionEvent } from '@dsh/gen/events';
 import { PromptMode, SessionService } from '@dsh/gen/service';
-import { createJournalStore } from '@dsh/journal-file';
-import { createOpenAiProvider } from '@dsh/providers';
-import { startFakeOpenAiServer, textReply, toolReply } from '@dsh/providers/test-kit';
-import { startServer } from '@dsh/server';
-import { createShellTool, ShellSessions } from '@dsh/tools';
+import {
+  startFakeOpenAiServer,
+  textReply,
+  toolReply,
+  type FakeOpenAiServer,
+} from '@dsh/providers/test-kit';
 import { percentile, since, type BenchRow } from './bench-row.js';
+import { processCpuMs, startModelHost, type ModelHost } from './model-host.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -35,90 +30,88 @@ async function until(check: () => boolean, what: string, timeoutMs: number): Pro
   }
 }
 
-/** The live output length of the running call `callId` in a window, or -1. */
-function liveLength(window: SessionWindow, callId: string): number | undefined {
-  const tool = window.state.snapshot.runningCalls.find((t) => t.callId === callId);
-  return tool === undefined ? undefined : (tool.live?.length ?? -1);
+/** A real host, its fake model and a client of it. */
+interface Bench {
+  readonly dir: string;
+  readonly host: ModelHost;
+  readonly model: FakeOpenAiServer;
+  readonly client: Client<typeof SessionService>;
 }
 
-/**
- * Host CPU while the real agent runtime runs a real `bash` command that prints ~1 MB/s
- * for `seconds`, followed by one client-live window: the host process's CPU share over
- * the call (its own work, not the command's), the events recorded and the bytes they carry.
- */
-async function hostCpuRows(seconds: number): Promise<BenchRow[]> {
-  const dir = await mkdtemp(join(tmpdir(), 'dsh-bench-live-'));
-  const model = await startFakeOpenAiServer();
-  const store = await createJournalStore({ dataDir: join(dir, 'sessions') });
-  const shells = new ShellSessions();
-  const provider = createOpenAiProvider({
-    baseUrl: model.baseUrl,
-    model: 'fake-model',
-    apiKey: 'k',
-    retryBaseMs: 1,
-  });
-  const agent = createAgentRuntime({
-    store,
-    provider,
-    tools: [createShellTool('bash', shells)],
-    approvals: { bash: 'allow' },
-    spillRoot: join(dir, 'spill'),
-  });
-  const server = await startServer({ store, agent, port: 0, defaultCwd: dir, log: () => {} });
-  const client = createClient(
-    SessionService,
-    createConnectTransport({ baseUrl: server.url, httpVersion: '1.1' }),
+/** Creates a session whose model asks for one `bash` call of `command`, and prompts it. */
+async function sessionRunning(bench: Bench, callId: string, command: string, title: string) {
+  bench.model.reply(
+    toolReply([{ id: callId, name: 'bash', args: JSON.stringify({ command }) }]),
+    textReply(['Done.']),
   );
-  let window: SessionWindow | undefined;
-  try {
-    // 100 KiB every 100 ms, as lines of 99 characters.
-    const command = `for i in $(seq 1 ${seconds * 10}); do head -c 102400 /dev/zero | tr '\\0' x | fold -w 99; sleep 0.1; done`;
-    model.reply(
-      toolReply([{ id: 'call_mb', name: 'bash', args: JSON.stringify({ command }) }]),
-      textReply(['Done.']),
-    );
-    const journal = await store.create({ cwd: dir, title: 'bench 1 MB/s' });
-    const sessionId = journal.header.sessionId;
-    window = createSessionWindow({ client, sessionId });
-    const follower = window;
-    await until(() => follower.state.opened, 'the window', 10_000);
-    const before = journal.length;
-    await client.prompt({
+  const { session } = await bench.client.createSession({ cwd: bench.dir, title });
+  const sessionId = session?.id ?? '';
+  const prompt = () =>
+    bench.client.prompt({
       sessionId,
       content: [create(ContentBlockSchema, { block: { case: 'text', value: { text: 'go' } } })],
       mode: PromptMode.QUEUE,
     });
-    await until(() => follower.state.snapshot.runningCalls.length > 0, 'the call', 10_000);
-    const cpu = process.cpuUsage();
+  return { sessionId, prompt };
+}
+
+/** Every event of a session (one page of up to 1000 messages holds the bench's). */
+async function eventsOf(bench: Bench, sessionId: string): Promise<SessionEvent[]> {
+  const page = await bench.client.page({ sessionId, maxMessages: 1000 });
+  return page.events.flatMap((e) => (e.event === undefined ? [] : [e.event]));
+}
+
+const ended = (window: SessionWindow) =>
+  window.state.snapshot.nodes.some((node) => node.kind === 'turn-end');
+
+/**
+ * Host CPU while the `dsh serve` process runs a real `bash` command that prints ~1 MB/s
+ * for `seconds`, followed by one client-live window in this process: the host process's
+ * CPU over the call (its own threads, not the command's, read from /proc), the
+ * follower's, the events recorded and the bytes they carry.
+ */
+async function hostCpuRows(bench: Bench, seconds: number): Promise<BenchRow[]> {
+  // 100 KiB every 100 ms, as lines of 99 characters.
+  const command = `for i in $(seq 1 ${seconds * 10}); do head -c 102400 /dev/zero | tr '\\0' x | fold -w 99; sleep 0.1; done`;
+  const callId = 'call_mb';
+  const { sessionId, prompt } = await sessionRunning(bench, callId, command, 'bench 1 MB/s');
+  const window = createSessionWindow({ client: bench.client, sessionId });
+  try {
+    await until(() => window.state.opened, 'the window', 10_000);
+    await prompt();
+    await until(() => window.state.snapshot.runningCalls.length > 0, 'the call', 10_000);
+    const hostCpu = processCpuMs(bench.host.pid);
+    const followerCpu = process.cpuUsage();
     const start = performance.now();
     await until(
-      () => follower.state.snapshot.runningCalls.length === 0,
+      () => window.state.snapshot.runningCalls.length === 0,
       'the command',
       seconds * 4000,
     );
     const wallMs = since(start);
-    const used = process.cpuUsage(cpu);
-    await agent.idle(sessionId);
-    const events = (await client.page({ sessionId, maxMessages: 1000 })).events.flatMap((e) =>
-      e.event === undefined ? [] : [e.event],
+    const hostMs = processCpuMs(bench.host.pid) - hostCpu;
+    const used = process.cpuUsage(followerCpu);
+    await until(() => ended(window), 'the turn end', 10_000);
+    const events = await eventsOf(bench, sessionId);
+    const deltas = events.flatMap((e) =>
+      e.payload.case === 'toolOutput' && e.payload.value.callId === callId ? [e.payload.value] : [],
     );
-    const deltas = events.filter(
-      (e) =>
-        e.seq >= before && e.payload.case === 'toolOutput' && e.payload.value.callId === 'call_mb',
-    );
-    const deltaBytes = deltas.reduce(
-      (sum, e) =>
-        sum + (e.payload.case === 'toolOutput' ? Buffer.byteLength(e.payload.value.text) : 0),
-      0,
-    );
+    const deltaBytes = deltas.reduce((sum, d) => sum + Buffer.byteLength(d.text), 0);
     const label = `${seconds} s at ~1 MB/s`;
     return [
       {
         section: 'live',
         name: `host CPU while a command prints ${label}`,
+        value: (hostMs / wallMs) * 100,
+        unit: '% of a core',
+        note: `a dsh serve process (its threads, not the command), one follower; ${(wallMs / 1000).toFixed(1)} s wall`,
+      },
+      {
+        section: 'live',
+        name: `follower CPU while a command prints ${label}`,
         value: ((used.user + used.system) / 1000 / wallMs) * 100,
         unit: '% of a core',
-        note: `host process only, one follower; ${(wallMs / 1000).toFixed(1)} s wall`,
+        note: 'the client-live window (and the fake model) in the bench process',
       },
       {
         section: 'live',
@@ -129,115 +122,109 @@ async function hostCpuRows(seconds: number): Promise<BenchRow[]> {
       },
       {
         section: 'live',
-        name: `events recorded for the whole turn (${label})`,
-        value: journal.length - before,
+        name: `events recorded for the whole session (${label})`,
+        value: events.length,
         unit: 'events',
       },
     ];
   } finally {
-    window?.close();
-    await server.close();
-    await agent.close();
-    await shells.dispose();
-    await store.close();
-    await model.close();
-    await rm(dir, { recursive: true, force: true });
+    window.close();
   }
 }
 
 /**
- * Append-to-visible latency of a live output delta: from `journal.append` of a
- * `tool/output` to the running card's preview recomputed in each of `followers`
- * client-live windows over real HTTP (what a client does before it draws).
+ * Append-to-visible latency of live output deltas: a real command prints a coloured line
+ * every 200 ms in the `dsh serve` process; each of `followers` client-live windows over
+ * real HTTP in this process, on every new delta, recomputes the running card's preview
+ * (what a client does before it draws). Latency runs from the delta's journal time (the
+ * host stamps it as it appends) to that moment.
  */
-async function visibleLatencyRows(followerCounts: readonly number[], rounds: number) {
-  const dir = await mkdtemp(join(tmpdir(), 'dsh-bench-visible-'));
-  const store = await createJournalStore({ dataDir: join(dir, 'sessions') });
-  const server = await startServer({ store, port: 0, defaultCwd: dir, log: () => {} });
-  const client = createClient(
-    SessionService,
-    createConnectTransport({ baseUrl: server.url, httpVersion: '1.1' }),
-  );
-  const rows: BenchRow[] = [];
+async function visibleLatencyRows(
+  bench: Bench,
+  followers: number,
+  rounds: number,
+): Promise<BenchRow[]> {
+  const callId = `call_visible_${followers}`;
+  const command = `for i in $(seq 1 ${rounds}); do printf '\\033[32m✓\\033[39m test %d passed (%d ms)\\n' $i $((i % 97)); sleep 0.2; done`;
+  const title = `bench visible ${followers}`;
+  const { sessionId, prompt } = await sessionRunning(bench, callId, command, title);
+  const seen: { seq: number; at: number }[] = [];
+  const facts = { cwd: bench.dir, home: bench.dir };
+  const windows = Array.from({ length: followers }, () => {
+    let last = -1;
+    return createSessionWindow({
+      client: bench.client,
+      sessionId,
+      onChange: (state) => {
+        const tool = state.snapshot.runningCalls.find((t) => t.callId === callId);
+        const seq = tool?.live?.seq ?? -1;
+        if (tool === undefined || seq === last) return;
+        last = seq;
+        const card = deriveCard(tool, facts);
+        if (card.body.kind === 'terminal') terminalCardPreview(card.body);
+        seen.push({ seq, at: Date.now() });
+      },
+    });
+  });
   try {
-    for (const followers of followerCounts) {
-      const journal = await store.create({ cwd: dir, title: 'bench visible' });
-      const sessionId = journal.header.sessionId;
-      const command = { command: 'make test' };
-      await journal.append([
-        userMessage('run the tests'),
-        turnStart(1),
-        assistantMessage({ turn: 1 }, [toolCallBlock('c1', 'bash', command)]),
-        toolCall('c1', 'bash', command),
-      ]);
-      const latencies: number[] = [];
-      let appendedAt = 0;
-      let expected = 0;
-      let seen = 0;
-      const facts = { cwd: dir, home: dir };
-      const windows: SessionWindow[] = Array.from({ length: followers }, () => {
-        let last = -1;
-        const window: SessionWindow = createSessionWindow({
-          client,
-          sessionId,
-          onChange: (state) => {
-            const tool = state.snapshot.runningCalls.find((t) => t.callId === 'c1');
-            const length = tool?.live?.length ?? -1;
-            if (tool === undefined || length === last) return;
-            last = length;
-            const card = deriveCard(tool, facts);
-            if (card.body.kind === 'terminal') terminalCardPreview(card.body);
-            if (length === expected) {
-              latencies.push(since(appendedAt));
-              seen++;
-            }
-          },
-        });
-        return window;
-      });
-      await until(
-        () => windows.every((w) => w.state.opened && liveLength(w, 'c1') === -1),
-        'every window open on the running call',
-        30_000,
-      );
-      for (let i = 0; i < rounds; i++) {
-        const text = `\x1b[32m✓\x1b[39m test ${i} passed (${i % 97} ms)\n`;
-        expected += text.length;
-        seen = 0;
-        appendedAt = performance.now();
-        await journal.append([toolOutput('c1', text)]);
-        await until(() => seen === followers, `delta ${i} in every window`, 10_000);
-        await sleep(5);
+    await until(() => windows.every((w) => w.state.opened), 'every window open', 60_000);
+    await prompt();
+    await until(() => windows.every(ended), 'the turn end in every window', rounds * 600 + 60_000);
+    const appended = new Map<number, number>();
+    for (const event of await eventsOf(bench, sessionId)) {
+      if (event.payload.case === 'toolOutput' && event.time !== undefined) {
+        appended.set(event.seq, timestampMs(event.time));
       }
-      for (const window of windows) window.close();
-      rows.push(
-        {
-          section: 'live',
-          name: `delta append-to-visible p50, ${followers} follower(s)`,
-          value: percentile(latencies, 50),
-          unit: 'ms',
-          note: `${rounds} deltas; card preview recomputed in every window`,
-        },
-        {
-          section: 'live',
-          name: `delta append-to-visible p99, ${followers} follower(s)`,
-          value: percentile(latencies, 99),
-          unit: 'ms',
-        },
-      );
     }
+    const latencies = seen.flatMap(({ seq, at }) => {
+      const time = appended.get(seq);
+      return time === undefined ? [] : [at - time];
+    });
+    const note = `${appended.size} deltas, ${latencies.length} window updates; host in its own process, windows in the bench process`;
+    return [
+      {
+        section: 'live',
+        name: `delta append-to-visible p50, ${followers} follower(s)`,
+        value: percentile(latencies, 50),
+        unit: 'ms',
+        note,
+      },
+      {
+        section: 'live',
+        name: `delta append-to-visible p99, ${followers} follower(s)`,
+        value: percentile(latencies, 99),
+        unit: 'ms',
+      },
+    ];
   } finally {
-    await server.close();
-    await store.close();
-    await rm(dir, { recursive: true, force: true });
+    for (const window of windows) window.close();
   }
-  return rows;
 }
 
-/** The host-side live output rows: CPU at 1 MB/s and append-to-visible latency of deltas. */
+/**
+ * The host-side live output rows on one real `dsh serve` process: its CPU at 1 MB/s of
+ * command output and the append-to-visible latency of deltas for 1 and 100 followers.
+ */
 export async function liveHostBench(quick: boolean): Promise<BenchRow[]> {
-  return [
-    ...(await hostCpuRows(quick ? 3 : 10)),
-    ...(await visibleLatencyRows([1, 100], quick ? 30 : 100)),
-  ];
+  const dir = await mkdtemp(join(tmpdir(), 'dsh-bench-live-'));
+  const model = await startFakeOpenAiServer();
+  let host: ModelHost | undefined;
+  try {
+    host = await startModelHost(dir, model.baseUrl);
+    const client = createClient(
+      SessionService,
+      createConnectTransport({ baseUrl: host.url, httpVersion: '1.1' }),
+    );
+    const bench: Bench = { dir, host, model, client };
+    const rounds = quick ? 30 : 100;
+    return [
+      ...(await hostCpuRows(bench, quick ? 3 : 10)),
+      ...(await visibleLatencyRows(bench, 1, rounds)),
+      ...(await visibleLatencyRows(bench, 100, rounds)),
+    ];
+  } finally {
+    await host?.stop();
+    await model.close();
+    await rm(dir, { recursive: true, force: true });
+  }
 }

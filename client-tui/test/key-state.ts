@@ -105,6 +105,7 @@ export function setup(
     allSearch: undefined,
     showArchived: false,
     manage: undefined,
+    reconnectSince: new Map(),
   };
   const context: KeyContext = {
     actions,

@@ -194,4 +194,85 @@ describe('live output: a live Follow and a later Page draw the same card', () =>
       '__snapshots__/live-replay.details.txt',
     );
   }, 60_000);
+
+  it.each([
+    {
+      name: 'fifty lines, 50 ms apart',
+      command: 'for i in $(seq 1 50); do echo line $i; sleep 0.05; done',
+      settledLines: Array.from({ length: 50 }, (_, i) => `line ${i + 1}`),
+    },
+    {
+      name: 'a carriage-return progress bar',
+      command:
+        "for p in 10 20 30 40 50 60 70 80 90 100; do printf '\\rbuilding [%-10s] %3d%%' " +
+        '"$(printf \'#%.0s\' $(seq 1 $((p / 10))))" $p; sleep 0.1; done; echo; echo built',
+      settledLines: ['building [##########] 100%', 'built'],
+    },
+  ])(
+    'at every state the follow went through: $name',
+    async ({ command, settledLines }) => {
+      const callId = `call_${settledLines.length}`;
+      model.reply(
+        toolReply([{ id: callId, name: 'bash', args: JSON.stringify({ command }) }]),
+        textReply(['Done.']),
+      );
+      const journal = await host.store.create({
+        cwd: dataDir,
+        title: 'Every',
+        model: 'fake-model',
+      });
+      const sessionId = journal.header.sessionId;
+      const client = createClient(
+        SessionService,
+        createConnectTransport({ baseUrl: host.url, httpVersion: '1.1' }),
+      );
+      const states: ConversationSnapshot[] = [];
+      const live = createSessionWindow({
+        client,
+        sessionId,
+        onChange: (state) => states.push(state.snapshot),
+      });
+      try {
+        await stateWhere(states, () => live.state.opened, 10_000);
+        await client.prompt({
+          sessionId,
+          content: [create(ContentBlockSchema, { block: { case: 'text', value: { text: 'go' } } })],
+          mode: PromptMode.QUEUE,
+        });
+        await stateWhere(states, (s) => s.nodes.some((n) => n.kind === 'turn-end'), 30_000);
+        // One state per seq the window reached with the call in it: a fresh Page up to that
+        // seq must give the same card model, running or settled.
+        const bySeq = new Map<number, ConversationSnapshot>();
+        for (const state of states) {
+          if (toolOf(state, callId) !== undefined) bySeq.set(state.endSeq, state);
+        }
+        const runningStates = [...bySeq.values()].filter(
+          (s) =>
+            toolOf(s, callId)?.status === 'running' && (toolOf(s, callId)?.live?.count ?? 0) > 0,
+        );
+        expect(runningStates.length).toBeGreaterThan(3);
+        // A redrawn progress bar is one line while running too, never one line per redraw.
+        for (const state of runningStates) {
+          const text = cardModel(state, callId, dataDir).lines.map((l) => l.text);
+          expect(text.filter((line) => line.startsWith('building')).length).toBeLessThanOrEqual(1);
+        }
+        for (const [endSeq, state] of bySeq) {
+          const followed = cardModel(state, callId, dataDir);
+          const replayed = cardModel(await paged(client, sessionId, endSeq), callId, dataDir);
+          expect(replayed, `the card at seq ${endSeq}`).toEqual(followed);
+        }
+        // Settled, the card shows the result's output, which the live text led up to.
+        const last = [...bySeq.values()].at(-1)!;
+        const settled = cardModel(last, callId, dataDir);
+        expect(settled.status).toBe('ok');
+        expect(settled.lines.map((l) => l.text)).toEqual(settledLines);
+        const lastLive = cardModel(runningStates.at(-1)!, callId, dataDir).lines.map((l) => l.text);
+        const settledText = settled.lines.map((l) => l.text);
+        expect(settledText.slice(0, lastLive.length - 1)).toEqual(lastLive.slice(0, -1));
+      } finally {
+        live.close();
+      }
+    },
+    60_000,
+  );
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { plainText } from '../src/index.js';
 import { flashMs } from '../src/ui/key-actions.js';
-import { isLive, statusLine } from '../src/ui/status-line.js';
+import { isLive, noteReconnects, statusLine } from '../src/ui/status-line.js';
 import { setup } from './key-state.js';
 
 describe('statusLine()', () => {
@@ -32,8 +32,21 @@ describe('statusLine()', () => {
     const t = setup({
       connection: { kind: 'reconnecting', attempt: 1, error: 'down', retryInMs: 5_000 },
     });
+    noteReconnects(t.state, t.now());
     expect(plainText(statusLine(t.state, t.now(), 80))).toContain('reconnecting in 5s');
     expect(plainText(statusLine(t.state, t.now() + 2_500, 80))).toContain('reconnecting in 3s');
+    // A later change of the streams keeps the time the state arrived.
+    noteReconnects(t.state, t.now() + 2_000);
+    expect(plainText(statusLine(t.state, t.now() + 4_500, 80))).toContain('reconnecting in 1s');
+  });
+
+  it('drawing alone notes nothing: the wait shows whole until the state is noted', () => {
+    const t = setup({
+      connection: { kind: 'reconnecting', attempt: 1, error: 'down', retryInMs: 5_000 },
+    });
+    expect(plainText(statusLine(t.state, t.now(), 80))).toContain('reconnecting in 5s');
+    expect(plainText(statusLine(t.state, t.now() + 2_500, 80))).toContain('reconnecting in 5s');
+    expect(t.state.reconnectSince.size).toBe(0);
   });
 
   it.each([

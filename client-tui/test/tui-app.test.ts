@@ -2,9 +2,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { agentTurn, userMessage } from '@dsh/fixtures';
+import { agentTurn, userMessage, type Payload } from '@dsh/fixtures';
 import { journalsDir } from '@dsh/fixtures/journals';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSessionClient, createTuiApp, type TuiApp } from '../src/index.js';
 import { startTestHost, type TestHost } from './test-host.js';
 import { createVirtualTerminal, type VirtualTerminal } from './virtual-terminal.js';
@@ -21,24 +21,31 @@ async function until(check: () => boolean, what: string, vt: VirtualTerminal): P
 describe('createTuiApp() on a virtual 80x24 terminal against a real host', () => {
   let dataDir: string;
   let host: TestHost;
-  let vt: VirtualTerminal;
-  let app: TuiApp;
+  // The clients a test opened with `openApp`, closed after it: no test uses another's.
+  let opened: { vt: VirtualTerminal; app: TuiApp }[] = [];
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'dsh-tui-app-'));
     host = await startTestHost({ dataDir, fixtureDirs: [journalsDir] });
   });
+  afterEach(() => {
+    for (const { vt, app } of opened) {
+      app.close();
+      vt.dispose();
+    }
+    opened = [];
+  });
   afterAll(async () => {
-    app?.close();
-    vt?.dispose();
     await host.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('draws nothing while idle and batches a burst of appends into few draws', async () => {
-    const journal = await host.store.create({ cwd: dataDir, title: 'Batched', model: 'demo' });
-    vt = createVirtualTerminal(80, 24);
-    app = createTuiApp({
+  /** A new session holding `payloads`, open in a new client on a fresh 80x24 terminal. */
+  async function openApp(title: string, payloads: Payload[] = []) {
+    const journal = await host.store.create({ cwd: dataDir, title, model: 'demo' });
+    if (payloads.length > 0) await journal.append(payloads);
+    const vt = createVirtualTerminal(80, 24);
+    const app = createTuiApp({
       client: createSessionClient(host.url),
       hostLabel: 'test',
       input: vt.input,
@@ -47,7 +54,13 @@ describe('createTuiApp() on a virtual 80x24 terminal against a real host', () =>
       mouse: false,
       sessionId: journal.header.sessionId,
     });
+    opened.push({ vt, app });
     await until(() => vt.lines().join('\n').includes('following'), 'the open session', vt);
+    return { journal, vt, app };
+  }
+
+  it('draws nothing while idle and batches a burst of appends into few draws', async () => {
+    const { journal, vt, app } = await openApp('Batched');
     // A fresh host's catalog sends the fixtures' token facts just after its first snapshot.
     await settled(() => app.renders);
     const idle = app.renders;
@@ -60,11 +73,15 @@ describe('createTuiApp() on a virtual 80x24 terminal against a real host', () =>
     expect(app.renders - idle).toBeLessThanOrEqual(5);
   });
 
-  it('never writes mouse-reporting modes unless asked', () => {
+  it('never writes mouse-reporting modes unless asked', async () => {
+    const { vt } = await openApp('No mouse', [userMessage('a message')]);
+    await until(() => vt.lines().join('\n').includes('a message'), 'the message', vt);
     expect(vt.raw).not.toMatch(/\x1b\[\?100[0-6]h/);
   });
 
   it('opens the ? help screen and the details of a card from the keyboard', async () => {
+    const { vt } = await openApp('Help', [userMessage('first'), userMessage('second')]);
+    await until(() => vt.lines().join('\n').includes('second'), 'the messages', vt);
     vt.type('\x1bOP'); // F1
     await until(() => vt.lines().join('\n').includes('Keys'), 'the help screen', vt);
     vt.type('x');

@@ -1,10 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { assistantMessage, turnEnd, turnStart, userMessage } from '@dsh/fixtures';
+import {
+  assistantMessage,
+  contextCompaction,
+  turnEnd,
+  turnStart,
+  userMessage,
+} from '@dsh/fixtures';
 import { journalsDir } from '@dsh/fixtures/journals';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conversationPane, launchTui, tmuxMissing } from './launch-tui.js';
+import { conversationPane, launchTui, pause, tmuxMissing } from './launch-tui.js';
 import { startTestHost, type TestHost } from './test-host.js';
 import type { TmuxSession } from './tmux.js';
 
@@ -88,4 +94,50 @@ describe.skipIf(skip)('dsh tui in tmux: compaction', () => {
     expect(details).toContain('summarised events 0–11; nothing kept');
     expect(details).toContain('I am the demo model');
   });
+
+  it('pages across a compaction like anywhere else', async () => {
+    const journal = await host.store.create({ cwd: dataDir, title: 'Long compacted' });
+    const turn = (n: number, answer: string) => [
+      turnStart(n),
+      userMessage(`ask ${n} end`),
+      assistantMessage({ turn: n }, [answer]),
+      turnEnd(n),
+    ];
+    for (let n = 1; n <= 40; n += 1) await journal.append(turn(n, `Before ${n}.`));
+    await journal.append([
+      contextCompaction('Forty turns of questions, answered.', journal.length, { turn: 40 }),
+    ]);
+    for (let n = 41; n <= 80; n += 1) await journal.append(turn(n, `After ${n}.`));
+    const t = launch(journal.header.sessionId);
+    await t.waitFor((s) => s.includes('After 80.') && s.includes('following'), 'the tail');
+    t.keys('Tab'); // composer -> conversation
+    await t.waitFor((s) => s.includes('j/k cards'), 'the conversation focused');
+    // g goes to the top and loads the page before it, once per press, until none is left.
+    let screen = t.capture();
+    for (let i = 0; i < 20 && !/ask 1 end/.test(screen); i += 1) {
+      t.keys('g');
+      await pause(300);
+      screen = t.capture();
+    }
+    screen = await t.waitFor(
+      (s) => / ask 1 end/.test(s) && !s.includes('older messages'),
+      'the first turn, with nothing older',
+    );
+    // Down a page at a time to the bottom: every turn once, in order, and the divider
+    // between turn 40 and turn 41.
+    const seen: string[] = [];
+    for (let i = 0; i < 60; i += 1) {
+      for (const match of conversationPane(screen).matchAll(/ask (\d+) end|Context compacted/g)) {
+        const item = match[1] ?? 'divider';
+        if (!seen.includes(item)) seen.push(item);
+      }
+      if (screen.includes('following')) break;
+      t.keys('Space');
+      await pause(150);
+      screen = t.capture();
+    }
+    const asks = (from: number, to: number) =>
+      Array.from({ length: to - from + 1 }, (_, i) => String(from + i));
+    expect(seen).toEqual([...asks(1, 40), 'divider', ...asks(41, 80)]);
+  }, 120_000);
 });

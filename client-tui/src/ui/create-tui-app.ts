@@ -18,7 +18,7 @@ import { handleKey, type KeyContext } from './handle-key.js';
 import { openSession, reopenAtTail, type OpenDeps } from './open-session.js';
 import { createSessionActions } from './session-actions.js';
 import { createTuiSearch } from './session-search.js';
-import { forgetFailureOnReconnect } from './status-line.js';
+import { forgetFailureOnReconnect, noteReconnects } from './status-line.js';
 import { createTuiState, type TuiState } from './tui-state.js';
 
 /** Options of `createTuiApp`. */
@@ -146,6 +146,7 @@ function connect(
   let wasLive = false;
   const onChange = () => {
     wasLive = forgetFailureOnReconnect(state, wasLive);
+    noteReconnects(state, now());
     schedule();
   };
   const deps = (): OpenDeps => ({

@@ -8,25 +8,22 @@ import { currentPending } from './key-actions.js';
 import { factParts, fitFacts, turnParts } from './status-facts.js';
 import type { TuiState } from './tui-state.js';
 
-// When each reconnecting state was first drawn: its `retryInMs` counts from then.
-const firstDrawn = new WeakMap<ConnectionState, number>();
-
 /**
  * The connection as a status text: silent while live, explicit while connecting or down;
- * the wait before the next attempt counts down from when the state was first drawn.
+ * the wait before the next attempt counts down from when the state arrived (`since`).
  */
 export function connectionText(
   connection: ConnectionState | undefined,
   now: number,
+  since: ReadonlyMap<ConnectionState, number>,
 ): StyledLine | undefined {
   if (connection === undefined || connection.kind === 'live') return undefined;
   switch (connection.kind) {
     case 'connecting':
       return [seg('connecting…', theme.running)];
     case 'reconnecting': {
-      const since = firstDrawn.get(connection) ?? now;
-      firstDrawn.set(connection, since);
-      const seconds = Math.max(0, Math.ceil((connection.retryInMs - (now - since)) / 1000));
+      const waited = now - (since.get(connection) ?? now);
+      const seconds = Math.max(0, Math.ceil((connection.retryInMs - waited) / 1000));
       return [
         seg(
           `disconnected: ${oneLine(connection.error)} — reconnecting in ${seconds}s (attempt ${connection.attempt})`,
@@ -41,6 +38,21 @@ export function connectionText(
       throw new Error(`unknown connection ${JSON.stringify(unknown)}`);
     }
   }
+}
+
+/**
+ * Notes when each `reconnecting` state of the open window and the session list arrived,
+ * keeping the time of a state already noted and forgetting states that are gone. Called
+ * when the streams change, so drawing only reads the times.
+ */
+export function noteReconnects(state: TuiState, now: number): void {
+  const next = new Map<ConnectionState, number>();
+  for (const connection of [state.open?.window.state.connection, state.list?.connection]) {
+    if (connection?.kind === 'reconnecting') {
+      next.set(connection, state.reconnectSince.get(connection) ?? now);
+    }
+  }
+  if (next.size > 0 || state.reconnectSince.size > 0) state.reconnectSince = next;
 }
 
 /** True while both the session list and the open session's stream are live. */
@@ -92,7 +104,8 @@ export function statusLine(state: TuiState, now: number, width: number): StyledL
   const open = state.open;
   const windowState = open?.window.state;
   const trouble =
-    connectionText(windowState?.connection, now) ?? connectionText(state.list?.connection, now);
+    connectionText(windowState?.connection, now, state.reconnectSince) ??
+    connectionText(state.list?.connection, now, state.reconnectSince);
   const live: StyledLine = trouble ?? [
     ...(open && windowState
       ? [seg(open.view.following ? 'following' : 'scrolled (End: follow)', theme.dim)]

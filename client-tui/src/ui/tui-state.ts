@@ -1,5 +1,10 @@
 import type { PathFacts } from '@dsh/card-models';
-import type { SessionListState, SessionWindow, SessionWindowState } from '@dsh/client-live';
+import type {
+  ConnectionState,
+  SessionListState,
+  SessionWindow,
+  SessionWindowState,
+} from '@dsh/client-live';
 import type { SearchHit } from '@dsh/gen/service';
 import type { ConversationRenderer } from '../conversation/render-conversation.js';
 import { createComposer, type Composer } from './composer.js';
@@ -111,6 +116,11 @@ export interface TuiState {
   showArchived: boolean;
   /** A rename being typed or a delete waiting for its `y`, from the session list. */
   manage: ManageStep | undefined;
+  /**
+   * When each current `reconnecting` state of the streams arrived (ms): the status line
+   * counts its `retryInMs` down from then (`noteReconnects` keeps it, drawing only reads).
+   */
+  reconnectSince: ReadonlyMap<ConnectionState, number>;
 }
 
 /** The state of a client that just started: focus in an empty composer, nothing open. */
@@ -143,5 +153,6 @@ export function createTuiState(): TuiState {
     allSearch: undefined,
     showArchived: false,
     manage: undefined,
+    reconnectSince: new Map(),
   };
 }

@@ -125,12 +125,23 @@ describe('bash (standard mode)', () => {
 
   it('kills the process group when the signal aborts', async () => {
     const controller = new AbortController();
+    // Abort once both pids are printed: the shell and its background child are running.
+    let live = '';
+    let bothPrinted = () => {};
+    const printed = new Promise<void>((resolve) => (bothPrinted = resolve));
     const running = h.run(
       'bash',
       { command: 'echo pid:$$; sleep 100 & echo pid:$!; wait' },
-      { signal: controller.signal },
+      {
+        signal: controller.signal,
+        liveOutput: (text) => {
+          live += text;
+          if (pidsIn(live).length === 2) bothPrinted();
+        },
+      },
     );
-    await sleep(300);
+    // A call that settles first fails below instead of waiting for the test's timeout.
+    await Promise.race([printed, running]);
     controller.abort();
     const { result, text } = await running;
     expect(result.isError).toBe(true);

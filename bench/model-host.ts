@@ -1,0 +1,66 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { dshBin } from '@dsh/cli';
+
+/** A running `dsh serve` process of the bench. */
+export interface ModelHost {
+  readonly url: string;
+  readonly pid: number;
+  stop(): Promise<void>;
+}
+
+const clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+
+/** User plus system CPU milliseconds of process `pid` so far (its threads, not its children). */
+export function processCpuMs(pid: number): number {
+  // Fields 14 and 15 of /proc/PID/stat, counted after the parenthesised command name.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks;
+}
+
+/**
+ * A real `dsh serve` process in `dir` (its own home, data dir and config file, `bash`
+ * allowed without asking) whose model is the OpenAI-compatible server at `baseUrl`.
+ */
+export async function startModelHost(dir: string, baseUrl: string): Promise<ModelHost> {
+  const home = join(dir, 'home');
+  await mkdir(home, { recursive: true });
+  const config = join(dir, 'config.json');
+  await writeFile(config, JSON.stringify({ approvals: { bash: 'allow' } }));
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!key.startsWith('DSH_')) env[key] = value;
+  }
+  env.HOME = home;
+  const args = [
+    ...['serve', '--port', '0', '--data-dir', join(dir, 'sessions'), '--config', config],
+    ...['--model', 'fake-model', '--base-url', baseUrl, '--api-key', 'k'],
+  ];
+  const child = spawn(process.execPath, [dshBin, ...args], {
+    cwd: dir,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let text = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const look = (chunk: Buffer): void => {
+      text += chunk.toString();
+      const match = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(text);
+      if (match) resolve(match[1]!);
+    };
+    child.stdout.on('data', look);
+    child.stderr.on('data', look);
+    void exited.then(() => reject(new Error(`dsh exited before serving: ${text.slice(-2000)}`)));
+  });
+  return {
+    url,
+    pid: child.pid!,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
