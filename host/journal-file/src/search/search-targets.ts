@@ -1,9 +1,4 @@
-import {
-  compareSessionIds,
-  JournalError,
-  type SearchCursor,
-  type SearchQuery,
-} from '@dsh/journal';
+import { compareSessionIds, JournalError, type SearchCursor, type SearchQuery } from '@dsh/journal';
 import { lastTimeAsOf } from './last-time-as-of.js';
 
 /** Where the ripgrep search finds sessions: the file backend's files and paths. */
