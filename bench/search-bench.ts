@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance as hooks } from 'node:perf_hooks';
 import { checkSearchQuery, type SearchPage } from '@dsh/journal';
@@ -62,6 +63,11 @@ async function withLag<T>(
   }
 }
 
+/** The one-minute load average, which the lag figures depend on more than on the search. */
+function load(): string {
+  return loadavg()[0]!.toFixed(1);
+}
+
 function query(text: string, sessionId = '') {
   return checkSearchQuery({
     query: text,
@@ -115,7 +121,7 @@ export async function searchBench(quick: boolean): Promise<BenchRow[]> {
     }
     const measured = runs.slice(1);
     const page = measured[0]!.page;
-    const note = `${page.hits.length} hits${page.timeLimited ? ', time-limited' : ''}${name.includes('sessions') ? `, ~${bytes} MB` : ''}; median of ${measured.length} after a warm-up; machine shared with other jobs`;
+    const note = `${page.hits.length} hits${page.timeLimited ? ', time-limited' : ''}${name.includes('sessions') ? `, ~${bytes} MB` : ''}; median of ${measured.length} after a warm-up; load average ${load()} on a machine shared with other jobs`;
     rows.push(
       {
         section: 'search',
@@ -156,7 +162,7 @@ export async function searchBench(quick: boolean): Promise<BenchRow[]> {
     name: 'event-loop lag p99 with no search (baseline)',
     value: percentile(idle.lag, 99),
     unit: 'ms',
-    note: '10 ms timer for 3 s while nothing runs: the load of the shared machine',
+    note: `10 ms timer for 3 s while nothing runs: the load of the shared machine (load average ${load()})`,
   });
   await corpusBackend.close();
   await longBackend.close();

@@ -22,6 +22,7 @@ export {
   type HistoryWindowOptions,
   type HistoryWindowState,
 } from './history-window.js';
+export { openHitWindow, windowHoldsHit, type HitWindow, type ShownWindow } from './hit-window.js';
 export {
   createSearchHits,
   snippetParts,

@@ -14,6 +14,8 @@ export interface TmuxSession {
   /** A tmux format of the pane, such as `#{cursor_x}`. */
   display(format: string): string;
   keys(...keys: string[]): void;
+  /** Runs a tmux command on this session's server (`set-option`, `show-buffer`), its output. */
+  command(...args: string[]): string;
   /** Types literal text (no key-name lookup). */
   text(value: string): void;
   resize(cols: number, rows: number): void;
@@ -43,6 +45,7 @@ export function startTmux(command: string, cols: number, rows: number): TmuxSess
     },
     display: (format) => tmux('display-message', '-p', '-t', '0', format).trim(),
     keys: (...keys) => void tmux('send-keys', '-t', '0', ...keys),
+    command: (...args) => tmux(...args),
     text: (value) => void tmux('send-keys', '-t', '0', '-l', value),
     resize: (c, r) => void tmux('resize-window', '-t', '0', '-x', String(c), '-y', String(r)),
     async waitFor(predicate, what, timeoutMs = 15_000) {

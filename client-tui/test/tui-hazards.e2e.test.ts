@@ -294,6 +294,28 @@ describe.skipIf(skip)('dsh tui hazards in tmux against a real host', () => {
     t.keys('C-c', 'C-c');
   });
 
+  it('a call stopped with the turn is drawn stopped (■, yellow), never as a failure (✗, red)', async () => {
+    const t = launch(await demoSession('Stopped call'));
+    await opened(t, 'Stopped call');
+    t.text('hello demo');
+    t.keys('Enter');
+    await t.waitFor((s) => s.includes('Allow bash?'), 'the call waiting for approval', 30_000);
+    t.keys('C-c', 'C-c');
+    await t.waitFor((s) => /turn \d+ interrupted/.test(s), 'the stopped turn', 30_000);
+    const styled = t.capture(true).split('\n');
+    const head = styled.find(
+      (row) => row.includes('■') && row.includes('List the working directory'),
+    );
+    expect(head, t.capture()).toBeDefined();
+    expect(head).toContain('interrupted');
+    expect(t.capture()).not.toContain('✗');
+    // The SGR in force where the mark starts: yellow (16 or 256 colours), not red.
+    const before = head!.slice(0, head!.indexOf('■'));
+    // eslint-disable-next-line no-control-regex -- SGR sequences from tmux
+    const last = [...before.matchAll(/\x1b\[([\d;]*)m/g)].at(-1)?.[1] ?? '';
+    expect(last).toMatch(/(^|;)(33|38;5;3)(;|$)/);
+  });
+
   it('status follows the connection: no stale running, cursor or send error', async () => {
     const id = await demoSession('Stale status');
     const t = launch(id);

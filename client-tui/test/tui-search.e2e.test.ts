@@ -25,6 +25,13 @@ describe.skipIf(skip)('dsh tui in tmux: search', () => {
       needleSeq: 100_000,
       needle: 'the flux capacitor needs 1.21 gigawatts',
     });
+    await writeNeedleJournal(join(dataDir, 'pair.jsonl'), {
+      sessionId: 'pair',
+      events: 200_000,
+      needleSeq: 1_000,
+      needle: 'the warp coil hums at dawn',
+      moreNeedles: [{ seq: 199_001, text: 'the warp coil hums at dusk' }],
+    });
     host = await startTestHost({ dataDir });
   }, 120_000);
   afterAll(async () => {
@@ -127,5 +134,50 @@ describe.skipIf(skip)('dsh tui in tmux: search', () => {
       .split('\n')
       .find((row) => row.includes('lab bench'));
     expect(labRow?.trimStart().startsWith('▌')).toBe(true);
+  }, 240_000);
+
+  it('n and N move between hits of the open session, each paged in and selected', async () => {
+    tmux?.kill();
+    const t = (tmux = launchTui(host.url, 'pair', { cols: 100, rows: 30 }));
+    await t.waitFor(
+      (s) => s.includes('nothing changed') && s.includes('following'),
+      'the tail',
+      60_000,
+    );
+    t.keys('Tab');
+    t.keys('n');
+    await t.waitFor((s) => s.includes('no search yet'), 'n before any search');
+    t.keys('/');
+    await t.waitFor((s) => s.includes('search›'), 'the query line');
+    t.text('warp coil');
+    t.keys('Enter');
+    const selectedRow = (screen: string, text: string) =>
+      conversationPane(screen)
+        .split('\n')
+        .find((row) => row.includes(text))
+        ?.trimStart()
+        .startsWith('▌');
+    const first = await t.waitFor(
+      (s) => s.includes('hums at dawn') && s.includes('hit 1 of 2') && s.includes('seq 1000 '),
+      'the first hit, far back',
+      60_000,
+    );
+    expect(selectedRow(first, 'hums at dawn')).toBe(true);
+    expect(first).not.toContain('hums at dusk');
+    t.keys('n');
+    const second = await t.waitFor(
+      (s) => s.includes('hums at dusk') && s.includes('hit 2 of 2') && s.includes('seq 199001'),
+      'the second hit',
+      60_000,
+    );
+    expect(selectedRow(second, 'hums at dusk')).toBe(true);
+    expect(second).not.toContain('hums at dawn');
+    t.keys('N');
+    const back = await t.waitFor(
+      (s) => s.includes('hums at dawn') && s.includes('hit 1 of 2'),
+      'the first hit again',
+      60_000,
+    );
+    expect(selectedRow(back, 'hums at dawn')).toBe(true);
   }, 240_000);
 });

@@ -3,7 +3,7 @@ import { frameLayout, type DrawContext } from './draw-tui.js';
 import { running } from './key-actions.js';
 import { isLive } from './status-line.js';
 import type { OpenSession, TuiState } from './tui-state.js';
-import { selectHit } from './session-search.js';
+import { selectHit } from './hit-view.js';
 
 /**
  * Milliseconds a draw spends re-rendering items at a new width: the items on screen come

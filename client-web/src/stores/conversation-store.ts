@@ -1,9 +1,8 @@
 import { composerCommand } from '@dsh/card-models';
 import {
-  createHistoryWindow,
   createSessionWindow,
-  historyAsSessionWindow,
   describeError,
+  openHitWindow,
   type SessionWindow,
   type SessionWindowState,
 } from '@dsh/client-live';
@@ -129,15 +128,15 @@ export const useConversationStore = defineStore('conversation', () => {
     open(undefined);
     sessionId.value = id;
     historyAt.value = seq;
-    const history = createHistoryWindow({
-      client: host.requireClient(),
-      sessionId: id,
-      seq,
-      onChange: () => {
-        if (window === opened) state.value = opened.state;
+    const { history, window: opened } = openHitWindow(
+      { sessionId: id, seq },
+      {
+        client: host.requireClient(),
+        onChange: () => {
+          if (window === opened) state.value = opened.state;
+        },
       },
-    });
-    const opened = historyAsSessionWindow(history);
+    );
     window = opened;
     state.value = opened.state;
     await history.opened;

@@ -24,6 +24,13 @@ describe.skipIf(missing !== undefined || noRipgrep)('search in the web client', 
       needleSeq: 100_000,
       needle: 'the flux capacitor needs 1.21 gigawatts',
     });
+    await writeNeedleJournal(join(host.dir, 'sessions', 'pair.jsonl'), {
+      sessionId: 'pair',
+      events: 200_000,
+      needleSeq: 1_000,
+      needle: 'the warp coil hums at dawn',
+      moreNeedles: [{ seq: 199_001, text: 'the warp coil hums at dusk' }],
+    });
     browser = await launchBrowser();
   }, 180_000);
   afterAll(async () => {
@@ -92,5 +99,47 @@ describe.skipIf(missing !== undefined || noRipgrep)('search in the web client', 
     await hit.click();
     const target = await page.waitForSelector('.search-target', { timeout: 60_000 });
     expect(await target.textContent()).toContain('flux capacitor');
+  }, 120_000);
+
+  it('/ opens the search; Enter, Shift+Enter and the arrows go to the next and previous hit, each paged in', async () => {
+    const { page, errors } = await browser.page(1280, 800);
+    await page.goto(`${host.url}/#/s/pair`);
+    await page.waitForSelector('text=nothing changed', { timeout: 60_000 });
+    await page.keyboard.press('/');
+    const input = page.locator('[data-testid="search-input"]');
+    await input.waitFor();
+    expect(await input.getAttribute('placeholder')).toBe('Search this session');
+    await input.fill('warp coil');
+    await input.press('Enter');
+    const count = page.locator('[data-testid="search-count"]');
+    const shown = async (text: string, position: string): Promise<void> => {
+      await page.waitForFunction(
+        ([want, at]) =>
+          document.querySelector('[data-testid="search-count"]')?.textContent === at &&
+          (document.querySelector('.search-target')?.textContent ?? '').includes(want!),
+        [text, position],
+        { timeout: 60_000 },
+      );
+      expect(await page.locator('.search-target').isVisible()).toBe(true);
+    };
+    await shown('hums at dawn', '1 of 2');
+    expect(
+      await page.locator('[data-testid="search-hits"] li.selected').getAttribute('data-seq'),
+    ).toBe('1000');
+    await input.press('Enter');
+    await shown('hums at dusk', '2 of 2');
+    expect(await page.isVisible('[data-testid="conversation"] >> text=hums at dawn')).toBe(false);
+    await input.press('Shift+Enter');
+    await shown('hums at dawn', '1 of 2');
+    await page.click('[aria-label="Next hit"]');
+    await shown('hums at dusk', '2 of 2');
+    await page.click('[aria-label="Previous hit"]');
+    await shown('hums at dawn', '1 of 2');
+    expect(await count.textContent()).toBe('1 of 2');
+    // Cmd+K (Meta) opens the search of every session as Ctrl+K does.
+    await input.press('Escape');
+    await page.keyboard.press('Meta+k');
+    expect(await input.getAttribute('placeholder')).toBe('Search every session');
+    expect(errors).toEqual([]);
   }, 120_000);
 });

@@ -38,16 +38,24 @@ export async function loadCatalogCache(dataDir: string): Promise<Map<string, Cac
   return entries;
 }
 
-/** Writes the cache atomically (a temporary file renamed over the old one). */
+/** Event-loop time the cache's encoding takes between yields. */
+const sliceMs = 4;
+
+/**
+ * Writes the cache atomically (a temporary file renamed over the old one). The entries
+ * are encoded one by one, yielding every few milliseconds, so a host with thousands of
+ * sessions keeps serving requests while it saves.
+ */
 export async function saveCatalogCache(
   dataDir: string,
   entries: ReadonlyMap<string, CatalogEntry>,
 ): Promise<void> {
-  const sessions: Record<string, JsonValue> = {};
-  for (const [id, entry] of entries) {
+  const parts: string[] = [];
+  let sliceStart = Date.now();
+  for (const [id, entry] of [...entries]) {
     const { cursor } = entry;
     if (cursor.header === undefined || entry.error !== undefined) continue;
-    sessions[id] = {
+    const cached: JsonValue = {
       path: entry.path,
       size: cursor.bytes,
       mtimeMs: cursor.bytes === entry.size ? entry.mtimeMs : -1,
@@ -57,10 +65,15 @@ export async function saveCatalogCache(
       lastTime: cursor.lastTime?.toISOString() ?? null,
       facts: factsSnapshot(cursor.facts),
     };
+    parts.push(`${JSON.stringify(id)}:${JSON.stringify(cached)}`);
+    if (Date.now() - sliceStart > sliceMs) {
+      await new Promise((resolve) => setImmediate(resolve));
+      sliceStart = Date.now();
+    }
   }
   const path = join(dataDir, catalogCacheName);
   const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, JSON.stringify({ version: cacheVersion, sessions }));
+  await writeFile(temporary, `{"version":${cacheVersion},"sessions":{${parts.join(',')}}}`);
   await rename(temporary, path);
 }
 

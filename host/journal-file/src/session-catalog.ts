@@ -70,6 +70,8 @@ export class SessionCatalog {
   private watchers: FSWatcher[] = [];
   private timer: NodeJS.Timeout | undefined;
   private saveTimer: NodeJS.Timeout | undefined;
+  /** The cache write under way: saves take turns, as they share one temporary file. */
+  private saving: Promise<void> = Promise.resolve();
   private touched = new Set<string>();
   private readonly looking = new Map<string, Promise<void>>();
   private refreshing: Promise<void> | undefined;
@@ -226,7 +228,14 @@ export class SessionCatalog {
     await this.refreshing?.catch(() => undefined);
     this.scanQueue.clear();
     await this.settled();
-    if (this.persist) await saveCatalogCache(this.dataDir, this.entries).catch(() => undefined);
+    if (this.persist) await this.save();
+  }
+
+  private save(): Promise<void> {
+    this.saving = this.saving.then(() =>
+      saveCatalogCache(this.dataDir, this.entries).catch(() => undefined),
+    );
+    return this.saving;
   }
 
   private touch(id: string): void {
@@ -418,7 +427,7 @@ export class SessionCatalog {
     if (!this.persist || this.closed || this.saveTimer !== undefined) return;
     this.saveTimer = setTimeout(() => {
       this.saveTimer = undefined;
-      void saveCatalogCache(this.dataDir, this.entries).catch(() => undefined);
+      void this.save();
     }, saveDelayMs);
     this.saveTimer.unref();
   }

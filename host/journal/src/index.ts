@@ -73,7 +73,7 @@ export {
   type PageRange,
   type PageRequest,
 } from './page-range.js';
-export { parseSessionId } from './session-id.js';
+export { compareSessionIds, parseSessionId } from './session-id.js';
 export {
   createProjectionRegistry,
   defaultProjections,

@@ -14,3 +14,14 @@ export function parseSessionId(id: string): LineResult<string> {
     error: `invalid session id ${JSON.stringify(id.slice(0, 140))}: use 1-128 letters, digits, '-' or '_'`,
   };
 }
+
+const idCollator = new Intl.Collator();
+
+/**
+ * Orders session ids as `a.localeCompare(b)` does (the session list's tie-break) through
+ * one shared collator: `localeCompare` builds a collator per call, which makes sorting a
+ * thousand sessions of equal time cost tens of milliseconds of the host's event loop.
+ */
+export function compareSessionIds(a: string, b: string): number {
+  return idCollator.compare(a, b);
+}

@@ -1,4 +1,4 @@
-import { JournalError, type SearchCursor, type SearchQuery } from '@dsh/journal';
+import { compareSessionIds, JournalError, type SearchCursor, type SearchQuery } from '@dsh/journal';
 import { lastTimeAsOf } from './last-time-as-of.js';
 
 /** Where the ripgrep search finds sessions: the file backend's files and paths. */
@@ -80,7 +80,7 @@ function newestFirst(
   a: { sessionId: string; updatedAtMs: number },
   b: { sessionId: string; updatedAtMs: number },
 ): number {
-  return b.updatedAtMs - a.updatedAtMs || a.sessionId.localeCompare(b.sessionId);
+  return b.updatedAtMs - a.updatedAtMs || compareSessionIds(a.sessionId, b.sessionId);
 }
 
 /** The cursor at the start of a page's first target, for a page that found nothing. */

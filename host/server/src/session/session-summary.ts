@@ -1,7 +1,7 @@
 import { create } from '@bufbuild/protobuf';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { SessionSummarySchema, type SessionSummary } from '@dsh/gen/service';
-import { tokenUsage, type JournalSummary } from '@dsh/journal';
+import { compareSessionIds, tokenUsage, type JournalSummary } from '@dsh/journal';
 
 /**
  * The wire summary of a session: header facts, size, times, running state, error. An
@@ -47,5 +47,5 @@ function wireSummary(source: JournalSummary, running: boolean): SessionSummary {
 /** Orders summaries newest first (by last update), then by id for a stable order. */
 export function newestFirst(a: JournalSummary, b: JournalSummary): number {
   const byTime = b.updatedAt.getTime() - a.updatedAt.getTime();
-  return byTime !== 0 ? byTime : a.header.sessionId.localeCompare(b.header.sessionId);
+  return byTime !== 0 ? byTime : compareSessionIds(a.header.sessionId, b.header.sessionId);
 }
