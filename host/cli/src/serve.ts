@@ -88,7 +88,7 @@ export async function serve(
       });
       return {
         store,
-        search: undefined,
+        search: store.search,
         files: undefined,
         ownership: store.leases,
         where: `store ${store.location}`,

@@ -21,5 +21,6 @@ export {
   type LeaseClaim,
   type LeaseHandlers,
 } from './pg-session-leases.js';
+export { createPgSearch, type PgSearchOptions } from './pg-search.js';
 export { migrations, type Migration } from './migrations.js';
 export { isConnectionError, pgError, redactUrl } from './pg-error.js';

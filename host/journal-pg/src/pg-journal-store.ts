@@ -1,5 +1,11 @@
-import { openJournalStore, type Journal, type JournalStore } from '@dsh/journal';
+import {
+  openJournalStore,
+  type Journal,
+  type JournalStore,
+  type SessionSearch,
+} from '@dsh/journal';
 import { createPgJournalBackend, type PgJournalOptions } from './pg-journal-backend.js';
+import { createPgSearch } from './pg-search.js';
 import type { PgSessionLeases } from './pg-session-leases.js';
 
 /** Options of `createPgJournalStore`. */
@@ -16,6 +22,8 @@ export interface PgJournalStoreOptions extends PgJournalOptions {
 export interface PgJournalStore extends JournalStore {
   /** Which host runs each session's agent, and the input forwarded to it (`SessionOwnership`). */
   readonly leases: PgSessionLeases;
+  /** The Search RPC over the events table (`createPgSearch`). */
+  readonly search: SessionSearch;
 }
 
 /**
@@ -39,5 +47,5 @@ export async function createPgJournalStore(
       },
     }),
   });
-  return Object.assign(store, { leases: backend.leases });
+  return Object.assign(store, { leases: backend.leases, search: createPgSearch(backend.db) });
 }
