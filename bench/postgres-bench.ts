@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -144,6 +145,8 @@ async function appendToReceive(
       const journal = await writer.create({ cwd: '/bench' });
       const watched = await reader.open(journal.header.sessionId);
       const stop = new AbortController();
+      // Every follower of a round listens on this one signal.
+      setMaxListeners(followers + 10, stop.signal);
       const follows = await Promise.all(
         Array.from({ length: followers }, () =>
           watched.follow(0, {
@@ -232,6 +235,7 @@ async function forwardedInputs(
     input: (_id, body) => Promise.resolve({ ok: body }),
     adopted: () => undefined,
     lost: () => undefined,
+    status: () => undefined,
   });
   await owner.leases.claim(sessionId);
   const latencies = await sample(rounds, () => sender.leases.forward(sessionId, { n: 1 }));

@@ -97,10 +97,14 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   const running = new Set<string>();
   const listeners = new Set<(status: AgentStatus) => void>();
 
+  const notify = (status: AgentStatus): void => {
+    for (const listener of listeners) listener(status);
+  };
   const setStatus = (sessionId: string, isRunning: boolean): void => {
     if (isRunning) running.add(sessionId);
     else running.delete(sessionId);
-    for (const listener of listeners) listener({ sessionId, running: isRunning });
+    options.ownership?.announce(sessionId, isRunning);
+    notify({ sessionId, running: isRunning });
   };
 
   function session(sessionId: string): Promise<AgentSession> {
@@ -170,7 +174,9 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   const owned =
     options.ownership === undefined
       ? undefined
-      : createOwnedSessions(options.ownership, localSessions);
+      : createOwnedSessions(options.ownership, localSessions, (sessionId, isRunning) => {
+          if (!running.has(sessionId)) notify({ sessionId, running: isRunning });
+        });
   if (owned !== undefined) {
     listeners.add((status) => {
       if (!status.running) owned.idle(status.sessionId);
@@ -227,7 +233,8 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       }
       return resumed;
     },
-    isRunning: (sessionId) => running.has(sessionId),
+    isRunning: (sessionId) =>
+      running.has(sessionId) || options.ownership?.runningElsewhere(sessionId) === true,
     onStatus(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -48,6 +48,8 @@ export interface OwnedSessions {
 export function createOwnedSessions(
   ownership: SessionOwnership,
   local: LocalSessions,
+  /** A session started or stopped running on another host. */
+  remoteStatus: (sessionId: string, running: boolean) => void,
 ): OwnedSessions {
   const held = new Set<string>();
   const inflight = new Map<string, number>();
@@ -130,6 +132,7 @@ export function createOwnedSessions(
       held.delete(sessionId);
       void local.abort(sessionId).finally(() => local.evict(sessionId));
     },
+    status: remoteStatus,
   });
 
   return {

@@ -26,6 +26,10 @@ export interface SessionOwnership {
   release(sessionId: string): Promise<boolean>;
   /** Stores an input for the session's owner durably and resolves with its answer. */
   forward(sessionId: string, body: JsonValue): Promise<ForwardedAnswer>;
+  /** Tells every host whether this host runs the session now (best effort). */
+  announce(sessionId: string, running: boolean): void;
+  /** True while another host runs the session. */
+  runningElsewhere(sessionId: string): boolean;
   /** Starts running inputs forwarded to this host, and hearing of leases it takes or loses. */
   serve(handlers: {
     input(sessionId: string, body: JsonValue): Promise<ForwardedAnswer>;
@@ -33,6 +37,8 @@ export interface SessionOwnership {
     adopted(sessionId: string): void;
     /** Another host took a lease this host had: stop running the session here. */
     lost(sessionId: string): void;
+    /** The session started or stopped running on another host. */
+    status(sessionId: string, running: boolean): void;
   }): void;
 }
 

@@ -90,6 +90,14 @@ describe.skipIf(skip)('dsh serve --store postgres://... on several hosts', () =>
     const [a, b] = await startHosts(3000, 'a', 'b');
     const [onA, onB] = [client(a!.url), client(b!.url)];
     const { sessionId, follower, approvalId } = await turnWaitingForApproval(onA, onB);
+    const runningOnB = async () =>
+      (await onB.listSessions({})).sessions.find((s) => s.id === sessionId)?.running;
+    await expect.poll(runningOnB, { timeout: 10_000 }).toBe(true);
+    const deleting = await onB.deleteSession({ sessionId }).then(
+      () => 'deleted',
+      (error: Error) => error.message,
+    );
+    expect(deleting).toMatch(/is running a turn/);
     // A owns the running session: B stores each input for A and returns A's answer.
     const queued = await onB.prompt({ sessionId, content: text('second'), mode: PromptMode.QUEUE });
     expect(queued).toMatchObject({ started: false, queuePosition: 1 });
@@ -117,10 +125,16 @@ describe.skipIf(skip)('dsh serve --store postgres://... on several hosts', () =>
     expect(cancelled.cleared).toBe(1);
     const firstEnd = await follower.waitFor('turn/end', is('turnEnd'), 45_000);
     const events = follower.events.slice(0, firstEnd.seq + 1);
+    await expect.poll(runningOnB, { timeout: 10_000 }).toBe(false);
     expectContiguous(events);
     expect(ofKind(events, 'userMessage')).toHaveLength(1);
     expect(ofKind(events, 'inputQueued')).toHaveLength(1);
-    expect(ofKind(events, 'approvalResolved')).toHaveLength(1);
+    const resolved = ofKind(events, 'approvalResolved').flatMap((e) =>
+      e.payload.case === 'approvalResolved' && e.payload.value.approvalId === approvalId
+        ? [e.payload.value.decision]
+        : [],
+    );
+    expect(resolved).toEqual([ApprovalDecision.ALLOW]);
     expect(ofKind(events, 'turnStart')).toHaveLength(1);
     expect(ofKind(events, 'agentError')).toHaveLength(0);
     const pageA = await onA.page({ sessionId, maxMessages: 50 });

@@ -81,7 +81,8 @@ export const migrations: readonly Migration[] = [
         host_id text NOT NULL,
         host_name text NOT NULL,
         taken_at timestamptz NOT NULL DEFAULT now(),
-        expires_at timestamptz NOT NULL
+        expires_at timestamptz NOT NULL,
+        running boolean NOT NULL DEFAULT false
       );
       CREATE INDEX session_leases_host ON session_leases (host_id);
       CREATE TABLE agent_inputs (

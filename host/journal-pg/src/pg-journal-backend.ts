@@ -110,6 +110,7 @@ export class PgJournalBackend implements JournalBackend {
   readonly leases: PgSessionLeases;
   private readonly inputsChannel: string;
   private readonly answersChannel: string;
+  private readonly statusChannel: string;
 
   constructor(
     readonly db: PgDatabase,
@@ -122,15 +123,22 @@ export class PgJournalBackend implements JournalBackend {
     this.sessionsChannel = `${schema}.sessions`;
     this.inputsChannel = `${schema}.inputs`;
     this.answersChannel = `${schema}.answers`;
+    this.statusChannel = `${schema}.running`;
     this.leases = new PgSessionLeases(
       db,
       { id: this.hosts.hostId, name: this.hosts.name },
-      { inputs: this.inputsChannel, answers: this.answersChannel },
+      { inputs: this.inputsChannel, answers: this.answersChannel, status: this.statusChannel },
       leaseMs === undefined ? {} : { leaseMs },
     );
     this.listener = new PgListener({
       client: db.clientConfig,
-      channels: [this.eventsChannel, this.sessionsChannel, this.inputsChannel, this.answersChannel],
+      channels: [
+        this.eventsChannel,
+        this.sessionsChannel,
+        this.inputsChannel,
+        this.answersChannel,
+        this.statusChannel,
+      ],
       onNotify: (channel, payload) => this.notified(channel, payload),
       onReconnect: (lostAt) => void this.resync(lostAt),
       onError: (error) =>
@@ -315,6 +323,7 @@ export class PgJournalBackend implements JournalBackend {
     const space = payload.indexOf(' ');
     if (channel === this.inputsChannel) this.leases.inputStored(payload);
     else if (channel === this.answersChannel) this.leases.answered(payload);
+    else if (channel === this.statusChannel) this.leases.statusChanged(payload);
     else if (channel === this.eventsChannel) {
       const id = payload.slice(0, space);
       this.logs.get(id)?.wake();

@@ -22,6 +22,8 @@ export interface LeaseHandlers {
   adopted(sessionId: string): void;
   /** Another host holds a lease this host had (a renewal found it taken): stop running it. */
   lost(sessionId: string): void;
+  /** A session started or stopped running on another host. */
+  status(sessionId: string, running: boolean): void;
 }
 
 /** Lease timings; tests shorten them. */
@@ -50,6 +52,8 @@ const answeredKeptMs = 10 * 60_000;
  */
 export class PgSessionLeases {
   private readonly owned = new Set<string>();
+  /** Sessions another host runs now, with that host's id. */
+  private readonly remote = new Map<string, string>();
   private readonly waiters = new Map<number, () => void>();
   private readonly draining = new Map<string, Promise<void>>();
   private handlers: LeaseHandlers | undefined;
@@ -61,7 +65,11 @@ export class PgSessionLeases {
   constructor(
     private readonly db: PgDatabase,
     private readonly host: { readonly id: string; readonly name: string },
-    private readonly channels: { readonly inputs: string; readonly answers: string },
+    private readonly channels: {
+      readonly inputs: string;
+      readonly answers: string;
+      readonly status: string;
+    },
     timings: Partial<LeaseTimings> = {},
   ) {
     this.leaseMs = Math.max(minLeaseMs, timings.leaseMs ?? defaultLeaseMs);
@@ -84,7 +92,8 @@ export class PgSessionLeases {
        ON CONFLICT (session_id) DO UPDATE
          SET host_id = EXCLUDED.host_id, host_name = EXCLUDED.host_name,
              taken_at = CASE WHEN l.host_id = EXCLUDED.host_id THEN l.taken_at ELSE now() END,
-             expires_at = EXCLUDED.expires_at
+             expires_at = EXCLUDED.expires_at,
+             running = l.running AND l.host_id = EXCLUDED.host_id
          WHERE l.host_id = EXCLUDED.host_id OR l.expires_at < now()
        RETURNING host_id, host_name`,
       [sessionId, this.host.id, this.host.name, this.leaseMs / 1000],
@@ -122,11 +131,14 @@ export class PgSessionLeases {
   async release(sessionId: string): Promise<boolean> {
     const rows = await this.db.query(
       `session ${sessionId}: cannot release its lease`,
-      `DELETE FROM session_leases l WHERE session_id = $1 AND host_id = $2
-         AND NOT EXISTS (SELECT 1 FROM agent_inputs i
-                         WHERE i.session_id = $1 AND i.answered_at IS NULL)
-       RETURNING session_id`,
-      [sessionId, this.host.id],
+      `WITH d AS (
+         DELETE FROM session_leases l WHERE session_id = $1 AND host_id = $2
+           AND NOT EXISTS (SELECT 1 FROM agent_inputs i
+                           WHERE i.session_id = $1 AND i.answered_at IS NULL)
+         RETURNING session_id
+       )
+       SELECT pg_notify($3, session_id || ' ' || $2 || ' 0') FROM d`,
+      [sessionId, this.host.id, this.channels.status],
     );
     if (rows.length === 1) {
       this.owned.delete(sessionId);
@@ -182,6 +194,38 @@ export class PgSessionLeases {
     }
   }
 
+  /**
+   * Records whether this host runs the session now (on its lease row, with a notification
+   * to every host), so every host shows it running. Best effort: a lost one is made good
+   * by the next renewal's read.
+   */
+  announce(sessionId: string, running: boolean): void {
+    void this.db
+      .query(
+        `session ${sessionId}: cannot record its running state`,
+        `WITH l AS (
+           UPDATE session_leases SET running = $3 WHERE session_id = $1 AND host_id = $2
+           RETURNING session_id
+         )
+         SELECT pg_notify($4, $1 || ' ' || $2 || ' ' || $5) FROM l`,
+        [sessionId, this.host.id, running, this.channels.status, running ? '1' : '0'],
+      )
+      .catch(() => undefined);
+  }
+
+  /** True while another host runs the session (its lease says so and has not expired). */
+  runningElsewhere(sessionId: string): boolean {
+    return this.remote.has(sessionId);
+  }
+
+  /** A notification on the status channel: `<session> <host> <1|0>`. */
+  statusChanged(payload: string): void {
+    const [sessionId = '', hostId = '', flag] = payload.split(' ');
+    if (hostId === this.host.id) return;
+    if (flag === '1') this.setRemote(sessionId, hostId);
+    else if (this.remote.get(sessionId) === hostId) this.setRemote(sessionId, undefined);
+  }
+
   /** A notification on the inputs channel: input for `sessionId` was stored. */
   inputStored(sessionId: string): void {
     if (this.owned.has(sessionId)) void this.drain(sessionId);
@@ -210,6 +254,26 @@ export class PgSessionLeases {
       ])
       .catch(() => undefined);
     this.owned.clear();
+  }
+
+  private setRemote(sessionId: string, hostId: string | undefined): void {
+    const was = this.remote.has(sessionId);
+    if (hostId === undefined) this.remote.delete(sessionId);
+    else this.remote.set(sessionId, hostId);
+    if (was !== (hostId !== undefined)) this.handlers?.status(sessionId, hostId !== undefined);
+  }
+
+  /** Reads which sessions other hosts run: what notifications missed (a host that died) is put right. */
+  private async readRemote(): Promise<void> {
+    const rows = await this.db.query<{ session_id: string; host_id: string }>(
+      'cannot read which sessions other hosts run',
+      `SELECT session_id, host_id FROM session_leases
+       WHERE host_id <> $1 AND running AND expires_at > now()`,
+      [this.host.id],
+    );
+    const now = new Map(rows.map((r) => [r.session_id, r.host_id]));
+    for (const id of [...this.remote.keys()]) if (!now.has(id)) this.setRemote(id, undefined);
+    for (const [id, host] of now) this.setRemote(id, host);
   }
 
   private async answerOf(sessionId: string, id: number): Promise<ForwardedAnswer | undefined> {
@@ -327,6 +391,7 @@ export class PgSessionLeases {
     try {
       await this.renew();
       await this.sweep();
+      await this.readRemote();
       for (const id of this.owned) void this.drain(id);
       if (++this.ticks % 40 === 0) await this.forgetAnswered();
     } catch {
@@ -355,7 +420,7 @@ export class PgSessionLeases {
       'cannot take the expired session leases',
       `WITH expired AS (
          UPDATE session_leases SET host_id = $1, host_name = $2, taken_at = now(),
-           expires_at = now() + make_interval(secs => $3)
+           expires_at = now() + make_interval(secs => $3), running = false
          WHERE expires_at < now() RETURNING session_id
        ), unattended AS (
          INSERT INTO session_leases (session_id, host_id, host_name, expires_at)

@@ -50,6 +50,7 @@ function recorder(): { told: Told; handlers: LeaseHandlers } {
     },
     adopted: (sessionId) => void told.took.push(sessionId),
     lost: (sessionId) => void told.gone.push(sessionId),
+    status: () => undefined,
   };
   return { told, handlers };
 }
