@@ -168,6 +168,10 @@ export class PgSessionLeases {
     const deadline = Date.now() + forwardTimeoutMs;
     try {
       for (;;) {
+        // Listening before looking, so an answer notified in between is not missed.
+        let wake!: () => void;
+        const woken = new Promise<void>((resolve) => (wake = resolve));
+        this.waiters.set(id, wake);
         const answer = await this.answerOf(sessionId, id);
         if (answer !== undefined) return answer;
         if (this.closed) {
@@ -181,13 +185,14 @@ export class PgSessionLeases {
               `${forwardTimeoutMs / 1000} s, so nothing was done: send it again`,
           );
         }
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, Math.min(1000, this.leaseMs / 4));
-          this.waiters.set(id, () => {
-            clearTimeout(timer);
-            resolve();
-          });
-        });
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          woken,
+          new Promise<void>((resolve) => {
+            timer = setTimeout(resolve, Math.min(1000, this.leaseMs / 4));
+          }),
+        ]);
+        clearTimeout(timer);
       }
     } finally {
       this.waiters.delete(id);
