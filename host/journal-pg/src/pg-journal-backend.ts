@@ -323,7 +323,7 @@ export class PgJournalBackend implements JournalBackend {
     const space = payload.indexOf(' ');
     if (channel === this.inputsChannel) this.leases.inputStored(payload);
     else if (channel === this.answersChannel) this.leases.answered(payload);
-    else if (channel === this.statusChannel) this.leases.statusChanged(payload);
+    else if (channel === this.statusChannel) this.leases.running.changed(payload);
     else if (channel === this.eventsChannel) {
       const id = payload.slice(0, space);
       this.logs.get(id)?.wake();

@@ -1,6 +1,7 @@
 import type { JsonValue } from '@bufbuild/protobuf';
 import { JournalError } from '@dsh/journal';
 import type { PgDatabase } from './pg-database.js';
+import { RemoteRunning } from './remote-running.js';
 
 /** What the owner of a session answered to a forwarded input (or why nobody could). */
 export type ForwardedAnswer =
@@ -52,8 +53,8 @@ const answeredKeptMs = 10 * 60_000;
  */
 export class PgSessionLeases {
   private readonly owned = new Set<string>();
-  /** Sessions another host runs now, with that host's id. */
-  private readonly remote = new Map<string, string>();
+  /** Which sessions other hosts run now (`announce`, `runningElsewhere`). */
+  readonly running: RemoteRunning;
   private readonly waiters = new Map<number, () => void>();
   private readonly draining = new Map<string, Promise<void>>();
   private handlers: LeaseHandlers | undefined;
@@ -73,6 +74,19 @@ export class PgSessionLeases {
     timings: Partial<LeaseTimings> = {},
   ) {
     this.leaseMs = Math.max(minLeaseMs, timings.leaseMs ?? defaultLeaseMs);
+    this.running = new RemoteRunning(db, host.id, channels.status, (sessionId, running) =>
+      this.handlers?.status(sessionId, running),
+    );
+  }
+
+  /** Tells every host whether this host runs the session now (`RemoteRunning.announce`). */
+  announce(sessionId: string, running: boolean): void {
+    this.running.announce(sessionId, running);
+  }
+
+  /** True while another host runs the session. */
+  runningElsewhere(sessionId: string): boolean {
+    return this.running.has(sessionId);
   }
 
   /** Starts renewing, sweeping and running forwarded inputs with `handlers`. */
@@ -199,38 +213,6 @@ export class PgSessionLeases {
     }
   }
 
-  /**
-   * Records whether this host runs the session now (on its lease row, with a notification
-   * to every host), so every host shows it running. Best effort: a lost one is made good
-   * by the next renewal's read.
-   */
-  announce(sessionId: string, running: boolean): void {
-    void this.db
-      .query(
-        `session ${sessionId}: cannot record its running state`,
-        `WITH l AS (
-           UPDATE session_leases SET running = $3 WHERE session_id = $1 AND host_id = $2
-           RETURNING session_id
-         )
-         SELECT pg_notify($4, $1 || ' ' || $2 || ' ' || $5) FROM l`,
-        [sessionId, this.host.id, running, this.channels.status, running ? '1' : '0'],
-      )
-      .catch(() => undefined);
-  }
-
-  /** True while another host runs the session (its lease says so and has not expired). */
-  runningElsewhere(sessionId: string): boolean {
-    return this.remote.has(sessionId);
-  }
-
-  /** A notification on the status channel: `<session> <host> <1|0>`. */
-  statusChanged(payload: string): void {
-    const [sessionId = '', hostId = '', flag] = payload.split(' ');
-    if (hostId === this.host.id) return;
-    if (flag === '1') this.setRemote(sessionId, hostId);
-    else if (this.remote.get(sessionId) === hostId) this.setRemote(sessionId, undefined);
-  }
-
   /** A notification on the inputs channel: input for `sessionId` was stored. */
   inputStored(sessionId: string): void {
     if (this.owned.has(sessionId)) void this.drain(sessionId);
@@ -259,26 +241,6 @@ export class PgSessionLeases {
       ])
       .catch(() => undefined);
     this.owned.clear();
-  }
-
-  private setRemote(sessionId: string, hostId: string | undefined): void {
-    const was = this.remote.has(sessionId);
-    if (hostId === undefined) this.remote.delete(sessionId);
-    else this.remote.set(sessionId, hostId);
-    if (was !== (hostId !== undefined)) this.handlers?.status(sessionId, hostId !== undefined);
-  }
-
-  /** Reads which sessions other hosts run: what notifications missed (a host that died) is put right. */
-  private async readRemote(): Promise<void> {
-    const rows = await this.db.query<{ session_id: string; host_id: string }>(
-      'cannot read which sessions other hosts run',
-      `SELECT session_id, host_id FROM session_leases
-       WHERE host_id <> $1 AND running AND expires_at > now()`,
-      [this.host.id],
-    );
-    const now = new Map(rows.map((r) => [r.session_id, r.host_id]));
-    for (const id of [...this.remote.keys()]) if (!now.has(id)) this.setRemote(id, undefined);
-    for (const [id, host] of now) this.setRemote(id, host);
   }
 
   private async answerOf(sessionId: string, id: number): Promise<ForwardedAnswer | undefined> {
@@ -396,7 +358,7 @@ export class PgSessionLeases {
     try {
       await this.renew();
       await this.sweep();
-      await this.readRemote();
+      await this.running.read();
       for (const id of this.owned) void this.drain(id);
       if (++this.ticks % 40 === 0) await this.forgetAnswered();
     } catch {
