@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,9 +15,10 @@ const loadBatch = 2000;
 /**
  * The PostgreSQL store against the file store, both on this machine's disk (the database
  * with fsync and synchronous commit on, as in production): tail `Page` at growing session
- * sizes (the 1M/1k ratio is the O(page) check), append-to-receive p50/p99 for 1 and 10
- * followers on the same host and on another host (a second backend with its own pool and
- * listener), and the append rate of one-event appends.
+ * sizes (the 1M/1k ratio is the O(page) check), append-to-receive p50/p99 and the
+ * append rate of one-event appends for 1, 10 and 100 followers on the same host and on
+ * another host (a second backend with its own pool and listener), and the round trip of
+ * an input forwarded to the host that owns the session.
  */
 export async function postgresBench(quick: boolean): Promise<BenchRow[]> {
   const missing = postgresMissing();
@@ -42,6 +44,7 @@ export async function postgresBench(quick: boolean): Promise<BenchRow[]> {
         ['postgres, same host', a, a],
         ['postgres, append on A, follow on B', a, b],
       ])),
+      ...(await forwardedInputs(quick ? 50 : 200, backends[0]!, backends[1]!, a)),
     ];
     await files.close();
     return rows;
@@ -136,11 +139,14 @@ async function appendToReceive(
   setups: readonly (readonly [string, JournalStore, JournalStore])[],
 ): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
+  const p50 = new Map<string, number>();
   for (const [name, writer, reader] of setups) {
-    for (const followers of [1, 10]) {
+    for (const followers of [1, 10, 100]) {
       const journal = await writer.create({ cwd: '/bench' });
       const watched = await reader.open(journal.header.sessionId);
       const stop = new AbortController();
+      // Every follower of a round listens on this one signal.
+      setMaxListeners(followers + 10, stop.signal);
       const follows = await Promise.all(
         Array.from({ length: followers }, () =>
           watched.follow(0, {
@@ -180,16 +186,74 @@ async function appendToReceive(
           unit: 'ms',
         },
       );
-      if (followers === 1) {
-        rows.push({
-          section: 'postgres',
-          name: `${name}: one-event appends, each followed`,
-          value: rounds / (ms / 1000),
-          unit: 'appends/s',
-          note: name === 'file' ? 'one fdatasync each' : 'one commit (WAL flush) each',
-        });
-      }
+      p50.set(`${name}:${followers}`, percentile(latencies, 50));
+      rows.push({
+        section: 'postgres',
+        name: `${name}: one-event appends, each received by ${followers} follower(s)`,
+        value: rounds / (ms / 1000),
+        unit: 'appends/s',
+        note: name === 'file' ? 'one fdatasync each' : 'one commit (WAL flush) each',
+      });
     }
   }
+  const [file, same, cross] = setups.map(([name]) => name);
+  for (const followers of [1, 10, 100]) {
+    const at = (name: string | undefined) => p50.get(`${name}:${followers}`)!;
+    rows.push(
+      {
+        section: 'postgres',
+        name: `postgres / file append-to-receive p50, ${followers} follower(s)`,
+        value: at(same) / at(file),
+        unit: 'x',
+        note: 'a commit and a NOTIFY round trip against an fdatasync and an in-process wake',
+      },
+      {
+        section: 'postgres',
+        name: `cross-host / same-host append-to-receive p50, ${followers} follower(s)`,
+        value: at(cross) / at(same),
+        unit: 'x',
+        note: 'NOTIFY to the other host, then its one read by seq shared by its followers',
+      },
+    );
+  }
   return rows;
+}
+
+/**
+ * Inputs stored on host B for a session host A owns, each answered by A: the round trip
+ * a Prompt, Cancel or Respond sent to a host that does not run the session adds.
+ */
+async function forwardedInputs(
+  rounds: number,
+  owner: PgJournalBackend,
+  sender: PgJournalBackend,
+  store: JournalStore,
+): Promise<BenchRow[]> {
+  const journal = await store.create({ cwd: '/bench' });
+  const sessionId = journal.header.sessionId;
+  owner.leases.serve({
+    input: (_id, body) => Promise.resolve({ ok: body }),
+    adopted: () => undefined,
+    lost: () => undefined,
+    status: () => undefined,
+  });
+  await owner.leases.claim(sessionId);
+  const latencies = await sample(rounds, () => sender.leases.forward(sessionId, { n: 1 }));
+  await owner.leases.release(sessionId);
+  const note = 'insert + NOTIFY, the owner claims, answers + NOTIFY, the sender reads and deletes';
+  return [
+    {
+      section: 'postgres',
+      name: 'input forwarded to the owning host: round trip p50',
+      value: percentile(latencies, 50),
+      unit: 'ms',
+      note,
+    },
+    {
+      section: 'postgres',
+      name: 'input forwarded to the owning host: round trip p99',
+      value: percentile(latencies, 99),
+      unit: 'ms',
+    },
+  ];
 }

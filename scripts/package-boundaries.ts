@@ -103,7 +103,8 @@ export const directionRules: DirectionRules = {
   },
   '@dsh/server': {
     source: ['@dsh/gen', '@dsh/journal'],
-    test: ['@dsh/fixtures', '@dsh/journal-file'],
+    // The Search RPC's tests run over both stores that search.
+    test: ['@dsh/fixtures', '@dsh/journal-file', '@dsh/journal-pg', '@dsh/journal-pg/test-kit'],
   },
   '@dsh/cli': {
     source: [

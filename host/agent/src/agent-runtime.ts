@@ -11,6 +11,8 @@ import { AgentError } from './agent-error.js';
 import { openAgentSession, type AgentSession } from './agent-session.js';
 import type { QueuedInputFacts } from './input-queue.js';
 import { waitingInputs } from './waiting-inputs.js';
+import { createOwnedSessions, type LocalSessions } from './owned-sessions.js';
+import type { AgentInput, InputAnswers, SessionOwnership } from './session-ownership.js';
 import { systemPrompt } from './system-prompt.js';
 
 /** What the agent runtime of a host is built from. */
@@ -32,6 +34,12 @@ export interface AgentRuntimeOptions {
    * `contextBudgetFor(model)`, the known window of common models less room for the answer).
    */
   readonly contextBudget?: (model: string) => number;
+  /**
+   * Which host runs each session when several share the store (`SessionOwnership`):
+   * input for a session another host owns is forwarded there. None for a host alone on
+   * its store (the file store's data-dir lock keeps other hosts away).
+   */
+  readonly ownership?: SessionOwnership;
 }
 
 /** A change of a session's running state. */
@@ -89,16 +97,22 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   const running = new Set<string>();
   const listeners = new Set<(status: AgentStatus) => void>();
 
+  const notify = (status: AgentStatus): void => {
+    for (const listener of listeners) listener(status);
+  };
   const setStatus = (sessionId: string, isRunning: boolean): void => {
     if (isRunning) running.add(sessionId);
     else running.delete(sessionId);
-    for (const listener of listeners) listener({ sessionId, running: isRunning });
+    options.ownership?.announce(sessionId, isRunning);
+    notify({ sessionId, running: isRunning });
   };
 
   function session(sessionId: string): Promise<AgentSession> {
     let opened = sessions.get(sessionId);
     if (!opened) {
-      opened = options.store.open(sessionId).then((journal) => {
+      opened = options.store.open(sessionId).then(async (journal) => {
+        // Other hosts may have appended since this host opened the journal: start from its end.
+        if (options.ownership !== undefined) await journal.head();
         const provider =
           typeof options.provider === 'function'
             ? options.provider(journal.header.model)
@@ -122,6 +136,55 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     return opened;
   }
 
+  async function runLocal<K extends AgentInput['kind']>(
+    sessionId: string,
+    input: Extract<AgentInput, { kind: K }>,
+  ): Promise<InputAnswers[K]> {
+    const agent = await session(sessionId);
+    const i = input as AgentInput;
+    switch (i.kind) {
+      case 'prompt':
+        return (await agent.prompt(i.content, i.mode)) as InputAnswers[K];
+      case 'cancel':
+        return (await agent.cancel()) as InputAnswers[K];
+      case 'respond':
+        agent.respond(i.response);
+        return undefined as InputAnswers[K];
+      case 'compact':
+        return (await agent.compact(i.instruction)) as InputAnswers[K];
+      case 'editQueue':
+        return (await agent.editQueue(i.queueId, i.content)) as InputAnswers[K];
+      default:
+        return i satisfies never;
+    }
+  }
+
+  const localSessions: LocalSessions = {
+    run: runLocal,
+    busy: (sessionId) => running.has(sessionId),
+    open: async (sessionId) => void (await session(sessionId)),
+    evict(sessionId) {
+      if (!running.has(sessionId)) sessions.delete(sessionId);
+    },
+    async abort(sessionId) {
+      const opened = sessions.get(sessionId);
+      if (opened) await (await opened).cancel().catch(() => undefined);
+    },
+  };
+  const owned =
+    options.ownership === undefined
+      ? undefined
+      : createOwnedSessions(options.ownership, localSessions, (sessionId, isRunning) => {
+          if (!running.has(sessionId)) notify({ sessionId, running: isRunning });
+        });
+  if (owned !== undefined) {
+    listeners.add((status) => {
+      if (!status.running) owned.idle(status.sessionId);
+    });
+  }
+  const route: LocalSessions['run'] = (sessionId, input) =>
+    owned === undefined ? runLocal(sessionId, input) : owned.route(sessionId, input);
+
   return {
     enabled: true,
     async prompt(sessionId, input) {
@@ -139,14 +202,10 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
             'create a new session to run the agent here',
         );
       }
-      return (await session(sessionId)).prompt(input.content, input.mode);
+      return route(sessionId, { kind: 'prompt', content: input.content, mode: input.mode });
     },
-    async cancel(sessionId) {
-      return (await session(sessionId)).cancel();
-    },
-    async respond(sessionId, response) {
-      (await session(sessionId)).respond(response);
-    },
+    cancel: (sessionId) => route(sessionId, { kind: 'cancel' }),
+    respond: (sessionId, response) => route(sessionId, { kind: 'respond', response }),
     async compact(sessionId, instruction) {
       if (instruction.length > maxInstructionChars) {
         throw new AgentError(
@@ -154,27 +213,28 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
           `a compaction instruction has at most ${maxInstructionChars} characters, not ${instruction.length}: shorten it`,
         );
       }
-      return (await session(sessionId)).compact(instruction);
+      return route(sessionId, { kind: 'compact', instruction });
     },
-    async editQueue(sessionId, queueId, content) {
-      return (await session(sessionId)).editQueue(queueId, content);
-    },
+    editQueue: (sessionId, queueId, content) =>
+      route(sessionId, { kind: 'editQueue', queueId, content }),
     async resume() {
       const resumed: string[] = [];
       for (const summary of await options.store.list()) {
         if (summary.readOnly || summary.error !== undefined) continue;
         try {
-          if (await hasWaitingInput(options.store, summary.header.sessionId)) {
-            await session(summary.header.sessionId);
-            resumed.push(summary.header.sessionId);
-          }
+          const id = summary.header.sessionId;
+          if (!(await hasWaitingInput(options.store, id))) continue;
+          if (owned === undefined) await session(id);
+          else if (!(await owned.adoptIfFree(id))) continue;
+          resumed.push(id);
         } catch (cause) {
           console.error(`dsh: cannot resume the queue of ${summary.header.sessionId}:`, cause);
         }
       }
       return resumed;
     },
-    isRunning: (sessionId) => running.has(sessionId),
+    isRunning: (sessionId) =>
+      running.has(sessionId) || options.ownership?.runningElsewhere(sessionId) === true,
     onStatus(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

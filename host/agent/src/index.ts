@@ -5,6 +5,7 @@ export {
   type AgentStatus,
   type AgentRuntimeOptions,
 } from './agent-runtime.js';
+export type { ForwardedAnswer, SessionOwnership } from './session-ownership.js';
 export { AgentError, type AgentErrorKind } from './agent-error.js';
 export type { QueuedInputFacts } from './input-queue.js';
 export { approvalVerdict, type ApprovalVerdict } from './approval-policy.js';

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { createAgentRuntime, recoverDanglingTurn } from '@dsh/agent';
+import { createAgentRuntime, recoverDanglingTurn, type SessionOwnership } from '@dsh/agent';
 import { webDistDir } from '@dsh/client-web/web-dist';
 import { journalsDir } from '@dsh/fixtures/journals';
 import { contextBudgetFor, createProviderFactory } from '@dsh/providers';
@@ -47,6 +47,8 @@ interface OpenedStore {
   readonly store: JournalStore;
   readonly search: SessionSearch | undefined;
   readonly files: FileJournalStore | undefined;
+  /** Which host runs each session, when several hosts share the store. */
+  readonly ownership: SessionOwnership | undefined;
   /** How the startup lines name where sessions are kept. */
   readonly where: string;
 }
@@ -80,10 +82,17 @@ export async function serve(
     return serveStore(config, out, async (settings) => {
       const store = await createPgJournalStore({
         url: choice.url,
+        ...leaseSetting(process.env),
         onFirstOpen: settings.onFirstOpen,
         ...(settings.projections !== undefined && { projections: settings.projections }),
       });
-      return { store, search: undefined, files: undefined, where: `store ${store.location}` };
+      return {
+        store,
+        search: store.search,
+        files: undefined,
+        ownership: store.leases,
+        where: `store ${store.location}`,
+      };
     });
   }
   const lock = await acquireDataDirLock(config.dataDir, 'dsh serve');
@@ -130,7 +139,13 @@ async function serveLocked(
         log: (line) => out(`dsh: ${line}`),
         ...(settings.projections !== undefined && { projections: settings.projections }),
       });
-      return { store, search: store.search, files: store, where: `data dir ${config.dataDir}` };
+      return {
+        store,
+        search: store.search,
+        files: store,
+        ownership: undefined,
+        where: `data dir ${config.dataDir}`,
+      };
     },
     attach,
   );
@@ -173,6 +188,7 @@ async function serveStore(
     approvals,
     allowPaths,
     spillRoot: join(config.dataDir, '.spill'),
+    ...(opened.ownership !== undefined && { ownership: opened.ownership }),
     contextBudget: (name) =>
       contextBudget ?? models.get(name)?.contextBudget ?? contextBudgetFor(name).budget,
   });
@@ -246,6 +262,15 @@ async function serveStore(
   await shutdownAgent();
   await store.close();
   return 0;
+}
+
+/**
+ * `DSH_LEASE_MS`: how long a session's runtime lease lasts on a shared store without
+ * renewal (the PostgreSQL store's default when unset or not a number).
+ */
+function leaseSetting(env: NodeJS.ProcessEnv): { leaseMs?: number } {
+  const ms = Number(env.DSH_LEASE_MS);
+  return env.DSH_LEASE_MS !== undefined && Number.isFinite(ms) && ms > 0 ? { leaseMs: ms } : {};
 }
 
 /** The prices of the config file's `models`, or undefined when no model has one (no cost). */

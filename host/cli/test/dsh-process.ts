@@ -53,8 +53,10 @@ export async function startDsh(options: {
   dataDir: string;
   /** More `dsh serve` flags (`--store postgres://...`). */
   args?: readonly string[];
+  /** More environment variables (`DSH_LEASE_MS`). */
+  env?: Readonly<Record<string, string>>;
 }): Promise<DshProcess> {
-  const env = dshEnv(options.home);
+  const env = { ...dshEnv(options.home), ...options.env };
   const child = spawn(
     process.execPath,
     [dshBin, 'serve', '--port', '0', '--data-dir', options.dataDir, ...(options.args ?? [])],

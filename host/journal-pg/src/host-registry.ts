@@ -14,6 +14,8 @@ export const hostDeadAfterMs = 3 * heartbeatMs;
  */
 export class HostRegistry {
   readonly hostId = randomUUID();
+  /** How messages name this host: its machine and process. */
+  readonly name = `${hostname()} pid ${process.pid}`;
   private heartbeat: NodeJS.Timeout | undefined;
 
   constructor(private readonly db: PgDatabase) {}
@@ -23,7 +25,7 @@ export class HostRegistry {
     await this.db.query(
       'cannot register this host',
       'INSERT INTO hosts (host_id, name) VALUES ($1, $2)',
-      [this.hostId, `${hostname()} pid ${process.pid}`],
+      [this.hostId, this.name],
     );
     this.heartbeat = setInterval(() => {
       void this.db

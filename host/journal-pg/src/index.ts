@@ -9,6 +9,18 @@ export {
   PgJournalBackend,
   type PgJournalOptions,
 } from './pg-journal-backend.js';
-export { createPgJournalStore, type PgJournalStoreOptions } from './pg-journal-store.js';
+export {
+  createPgJournalStore,
+  type PgJournalStore,
+  type PgJournalStoreOptions,
+} from './pg-journal-store.js';
+export {
+  defaultLeaseMs,
+  PgSessionLeases,
+  type ForwardedAnswer,
+  type LeaseClaim,
+  type LeaseHandlers,
+} from './pg-session-leases.js';
+export { createPgSearch, type PgSearchOptions } from './pg-search.js';
 export { migrations, type Migration } from './migrations.js';
 export { isConnectionError, pgError, redactUrl } from './pg-error.js';

@@ -72,6 +72,33 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE sessions ADD COLUMN writer_host text;
     `,
   },
+  {
+    version: 3,
+    name: 'session leases and the inputs forwarded to their owners',
+    sql: `
+      CREATE TABLE session_leases (
+        session_id text PRIMARY KEY REFERENCES sessions ON DELETE CASCADE,
+        host_id text NOT NULL,
+        host_name text NOT NULL,
+        taken_at timestamptz NOT NULL DEFAULT now(),
+        expires_at timestamptz NOT NULL,
+        running boolean NOT NULL DEFAULT false
+      );
+      CREATE INDEX session_leases_host ON session_leases (host_id);
+      CREATE TABLE agent_inputs (
+        input_id bigserial PRIMARY KEY,
+        session_id text NOT NULL REFERENCES sessions ON DELETE CASCADE,
+        from_host text NOT NULL,
+        body jsonb NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        claimed_by text,
+        answer jsonb,
+        answered_at timestamptz
+      );
+      CREATE INDEX agent_inputs_open ON agent_inputs (session_id, input_id)
+        WHERE answered_at IS NULL;
+    `,
+  },
 ];
 
 /** Serializes migrations of hosts starting at once on one database (any fixed key). */

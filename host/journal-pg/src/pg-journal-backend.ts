@@ -23,6 +23,7 @@ import { PgDatabase } from './pg-database.js';
 import { pgError, redactUrl } from './pg-error.js';
 import { PgJournalLog } from './pg-journal-log.js';
 import { PgListener } from './pg-listener.js';
+import { PgSessionLeases } from './pg-session-leases.js';
 import { headerOf, sessionColumns, summaryOf, type SessionRow } from './pg-rows.js';
 
 /** Options of `createPgJournalBackend`. */
@@ -35,6 +36,8 @@ export interface PgJournalOptions {
   readonly projections?: ProjectionRegistry;
   /** Most connections of the pool (default 10; the listener takes one more). */
   readonly poolSize?: number;
+  /** How long a session's runtime lease lasts without renewal (default 15 s, at least 1 s). */
+  readonly leaseMs?: number;
 }
 
 /** The schema name when none is given. */
@@ -75,6 +78,7 @@ export async function createPgJournalBackend(options: PgJournalOptions): Promise
     db,
     schema,
     options.projections ?? createProjectionRegistry(),
+    options.leaseMs,
   );
   try {
     await backend.listener.start();
@@ -102,18 +106,39 @@ export class PgJournalBackend implements JournalBackend {
   closed = false;
   /** This backend's row in `hosts`: the last writer of the sessions it appends to. */
   readonly hosts: HostRegistry;
+  /** The runtime leases of this host and the input forwarded to their owners. */
+  readonly leases: PgSessionLeases;
+  private readonly inputsChannel: string;
+  private readonly answersChannel: string;
+  private readonly statusChannel: string;
 
   constructor(
     readonly db: PgDatabase,
     readonly schema: string,
     readonly projections: ProjectionRegistry,
+    leaseMs?: number,
   ) {
     this.hosts = new HostRegistry(db);
     this.eventsChannel = `${schema}.events`;
     this.sessionsChannel = `${schema}.sessions`;
+    this.inputsChannel = `${schema}.inputs`;
+    this.answersChannel = `${schema}.answers`;
+    this.statusChannel = `${schema}.running`;
+    this.leases = new PgSessionLeases(
+      db,
+      { id: this.hosts.hostId, name: this.hosts.name },
+      { inputs: this.inputsChannel, answers: this.answersChannel, status: this.statusChannel },
+      leaseMs === undefined ? {} : { leaseMs },
+    );
     this.listener = new PgListener({
       client: db.clientConfig,
-      channels: [this.eventsChannel, this.sessionsChannel],
+      channels: [
+        this.eventsChannel,
+        this.sessionsChannel,
+        this.inputsChannel,
+        this.answersChannel,
+        this.statusChannel,
+      ],
       onNotify: (channel, payload) => this.notified(channel, payload),
       onReconnect: (lostAt) => void this.resync(lostAt),
       onError: (error) =>
@@ -226,6 +251,7 @@ export class PgJournalBackend implements JournalBackend {
     if (this.closed) return;
     await Promise.allSettled([...this.opening.values()]);
     await Promise.allSettled([...this.logs.values()].map((log) => log.pending));
+    await this.leases.close();
     this.closed = true;
     await this.hosts.close();
     for (const log of this.logs.values()) log.end();
@@ -295,7 +321,10 @@ export class PgJournalBackend implements JournalBackend {
 
   private notified(channel: string, payload: string): void {
     const space = payload.indexOf(' ');
-    if (channel === this.eventsChannel) {
+    if (channel === this.inputsChannel) this.leases.inputStored(payload);
+    else if (channel === this.answersChannel) this.leases.answered(payload);
+    else if (channel === this.statusChannel) this.leases.running.changed(payload);
+    else if (channel === this.eventsChannel) {
       const id = payload.slice(0, space);
       this.logs.get(id)?.wake();
       this.noteUpdated(id);
@@ -318,6 +347,7 @@ export class PgJournalBackend implements JournalBackend {
    */
   private async resync(lostAt: Date): Promise<void> {
     for (const log of this.logs.values()) log.wake();
+    this.leases.wake();
     const rows = await this.db
       .query<{ session_id: string; changed: boolean }>(
         'cannot list the sessions after a reconnect',
