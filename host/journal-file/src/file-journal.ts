@@ -1,5 +1,5 @@
 import { constants, open, type FileHandle } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { timestampMs } from '@bufbuild/protobuf/wkt';
 import type { SessionEvent } from '@dsh/gen/events';
 import {
@@ -24,11 +24,12 @@ import {
   type PreparedAppend,
   type ProjectionCheckpoint,
   type ProjectionCheckpoints,
+  SnapshotText,
 } from '@dsh/journal';
 import { ioError, isReadOnlyError } from './io-error.js';
-import type { JournalIndex } from './journal-index.js';
+import { indexBlockSize, type JournalIndex } from './journal-index.js';
 import { openIndexWriter, type IndexWriter } from './index-writer.js';
-import { indexPath, loadIndex } from './persisted-index.js';
+import { indexPath, type IndexSource, loadIndex, readBlocksBefore } from './persisted-index.js';
 import { scanJournal } from './scan-journal.js';
 import { splitLines } from './scan-lines.js';
 
@@ -71,6 +72,8 @@ export class FileJournal implements JournalLog {
   private dirty = false;
   /** True from a `turn/start` appended here to its `turn/end`: a turn is running. */
   private turnOpen = false;
+  /** The index blocks before `index.base` being read back (one reading at a time). */
+  private loading: Promise<void> | undefined;
 
   private constructor(
     private readonly file: JournalFile,
@@ -82,6 +85,8 @@ export class FileJournal implements JournalLog {
     /** Why appends are refused although the session is not a fixture (a read-only disk). */
     private readonly refusal: string | undefined,
     private readonly writer: IndexWriter | undefined,
+    /** Where the index blocks before `index.base` are read from. */
+    private readonly source: IndexSource | undefined,
   ) {
     this.nextSeq = index.length;
   }
@@ -132,10 +137,12 @@ export class FileJournal implements JournalLog {
         await fd.truncate(tornFrom).catch(rethrow(fail));
         await fd.datasync().catch(rethrow(fail));
       }
+      const start = loaded?.restored?.start ?? index.byteRange(0, 0)[0];
       const writer =
-        loaded && (await openIndexWriter(file, fd, loaded, restoredBlocks, scanned.value));
+        loaded && (await openIndexWriter(file, fd, loaded, restoredBlocks, scanned.value, start));
       writer?.update();
-      return new FileJournal(file, fd, header, index, checkpoints, lastTime, refusal, writer);
+      const source = loaded?.restored?.source;
+      return new FileJournal(file, fd, header, index, checkpoints, lastTime, refusal, writer, source);
     } catch (error) {
       await fd.close();
       throw error;
@@ -216,6 +223,7 @@ export class FileJournal implements JournalLog {
         `read(${from}, ${to}) is out of range for session ${this.file.sessionId}: use 0 <= from <= to <= ${length}`,
       );
     }
+    await this.loadFrom(from);
     if (options?.maxBytes !== undefined && from < to) {
       to = this.index.endWithin(from, to, options.maxBytes);
     }
@@ -230,19 +238,81 @@ export class FileJournal implements JournalLog {
     });
   }
 
-  bytes(from: number, to: number): Promise<number> {
-    return Promise.resolve(this.index.servedBytes(from, to));
+  async bytes(from: number, to: number): Promise<number> {
+    await this.loadFrom(from);
+    return this.index.servedBytes(from, to);
   }
 
-  messageStarts(query: MessageStartsQuery): Promise<number[]> {
-    const k = this.index.messagesBefore(query.before);
+  async messageStarts(query: MessageStartsQuery): Promise<number[]> {
+    const before = Math.min(query.before, this.index.length);
+    while (this.index.base > 0 && this.index.messagesBefore(before) < query.last) {
+      await this.loadEarlier(1);
+    }
+    const k = this.index.messagesBefore(before);
     const starts: number[] = [];
     for (let i = Math.max(0, k - query.last); i < k; i += 1) starts.push(this.index.boundary(i));
-    return Promise.resolve(starts);
+    return starts;
   }
 
-  checkpoint(seq: number): Promise<ProjectionCheckpoint> {
-    return Promise.resolve(this.checkpoints.checkpointFor(seq));
+  async checkpoint(seq: number): Promise<ProjectionCheckpoint> {
+    // The snapshot after block k is the k + 1-th: the block before `seq`'s must be loaded.
+    await this.loadFrom(Math.max(0, Math.floor(seq / indexBlockSize) - 1) * indexBlockSize);
+    return this.checkpoints.checkpointFor(seq);
+  }
+
+  /** Reads the index back from the block holding `seq` on (at once when already there). */
+  private async loadFrom(seq: number): Promise<void> {
+    while (this.index.base > seq) await this.loadEarlier(this.index.base - seq);
+  }
+
+  /**
+   * Reads at least `events` more events' worth of index blocks before `index.base` back
+   * from the index file (as many as are loaded already, so reading it all costs one pass);
+   * blocks there that are damaged or do not match the journal are indexed from the
+   * journal instead, and the index file is written again.
+   */
+  private loadEarlier(events: number): Promise<void> {
+    this.loading ??= (async () => {
+      const base = this.index.base;
+      const loadedBlocks = (this.index.length - base) / indexBlockSize;
+      const want = Math.max(Math.ceil(events / indexBlockSize), Math.ceil(loadedBlocks));
+      const read = await readBlocksBefore(this.source!, this.fd, this.index, want).catch(
+        (error: unknown) => String(error),
+      );
+      if (typeof read === 'string') return this.indexFromJournal(read);
+      this.index.prepend(read.blocks);
+      const first = read.blocks[0]!.firstSeq / indexBlockSize + 1;
+      this.checkpoints.fill(first, read.blocks.map((b) => new SnapshotText(b.checkpointText)));
+      this.source!.position = read.position;
+    })().finally(() => (this.loading = undefined));
+    return this.loading;
+  }
+
+  /** Indexes the events before `index.base` from the journal: its index file is damaged there. */
+  private async indexFromJournal(problem: string): Promise<void> {
+    const { sessionId, registry, log, path } = this.file;
+    const base = this.index.base;
+    const scanned = await scanJournal(this.fd, sessionId, registry).catch(
+      rethrow((error) => this.ioError(error, 'cannot read')),
+    );
+    if (!scanned.ok) {
+      const { line, reason } = scanned.failure;
+      throw new JournalError('corrupt', `session ${sessionId}: line ${line}: ${reason}`, {
+        sessionId,
+        line,
+      });
+    }
+    const { index, checkpoints } = scanned.value;
+    const blocks = base / indexBlockSize;
+    this.index.prepend(index.storedBlocks(0, blocks));
+    const snapshots = [];
+    for (let k = 1; k <= blocks; k += 1) snapshots.push(checkpoints.snapshot(k)!);
+    this.checkpoints.fill(1, snapshots);
+    log?.(
+      `session ${sessionId}: the index file ${basename(indexPath(path))} is damaged (${problem}): ` +
+        `indexed its first ${base} events from the journal again and rewrote it`,
+    );
+    this.writer?.rewrite();
   }
 
   tail(_from: number, options: LiveOptions): AsyncIterable<readonly SessionEvent[]> {
