@@ -142,7 +142,17 @@ export class FileJournal implements JournalLog {
         loaded && (await openIndexWriter(file, fd, loaded, restoredBlocks, scanned.value, start));
       writer?.update();
       const source = loaded?.restored?.source;
-      return new FileJournal(file, fd, header, index, checkpoints, lastTime, refusal, writer, source);
+      return new FileJournal(
+        file,
+        fd,
+        header,
+        index,
+        checkpoints,
+        lastTime,
+        refusal,
+        writer,
+        source,
+      );
     } catch (error) {
       await fd.close();
       throw error;
@@ -282,7 +292,10 @@ export class FileJournal implements JournalLog {
       if (typeof read === 'string') return this.indexFromJournal(read);
       this.index.prepend(read.blocks);
       const first = read.blocks[0]!.firstSeq / indexBlockSize + 1;
-      this.checkpoints.fill(first, read.blocks.map((b) => new SnapshotText(b.checkpointText)));
+      this.checkpoints.fill(
+        first,
+        read.blocks.map((b) => new SnapshotText(b.checkpointText)),
+      );
       this.source!.position = read.position;
     })().finally(() => (this.loading = undefined));
     return this.loading;

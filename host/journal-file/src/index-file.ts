@@ -169,7 +169,10 @@ export interface BlockBefore {
  * length: `needs` (the record's whole size) when it starts before the window, a string
  * when it is torn or damaged.
  */
-export function decodeBlockBefore(data: Buffer, end: number): BlockBefore | { needs: number } | string {
+export function decodeBlockBefore(
+  data: Buffer,
+  end: number,
+): BlockBefore | { needs: number } | string {
   if (end < 4) return { needs: 4 };
   const length = data.readUInt32LE(end - 4);
   const at = end - length - frameBytes;

@@ -176,7 +176,8 @@ export async function loadIndex(
     if (header === undefined) return none(`damaged (${whole.problem ?? 'empty'})`);
     const index = JournalIndex.restore(header.start, blocks);
     const seqs = [index.length - 1];
-    for (let i = 0; i < sampledLines; i += 1) seqs.push(Math.floor((i * index.length) / sampledLines));
+    for (let i = 0; i < sampledLines; i += 1)
+      seqs.push(Math.floor((i * index.length) / sampledLines));
     const problem = await checkIndexed(journal, index, seqs);
     if (problem !== undefined) return none(problem);
     void projections;
@@ -303,8 +304,15 @@ export async function readBlocksBefore(
   blocks.reverse();
   if (seq < 0 && end !== source.headerEnd) return `bytes before byte ${end}: not a block record`;
   const earlier = JournalIndex.restore(0, blocks);
-  const spread = blocks.length <= 4 ? blocks : [0, 1, 2, 3].map((i) => blocks[Math.floor((i * blocks.length) / 4)]!);
-  const mismatch = await checkLines(fd, earlier, spread.map((b) => b.firstSeq));
+  const spread =
+    blocks.length <= 4
+      ? blocks
+      : [0, 1, 2, 3].map((i) => blocks[Math.floor((i * blocks.length) / 4)]!);
+  const mismatch = await checkLines(
+    fd,
+    earlier,
+    spread.map((b) => b.firstSeq),
+  );
   if (mismatch !== undefined) return `it does not match the journal (${mismatch})`;
   return { blocks, position: end };
 }
