@@ -1,5 +1,5 @@
 import { constants, open, type FileHandle } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
+import { dirname } from 'node:path';
 import { timestampMs } from '@bufbuild/protobuf/wkt';
 import type { SessionEvent } from '@dsh/gen/events';
 import {
@@ -24,12 +24,12 @@ import {
   type PreparedAppend,
   type ProjectionCheckpoint,
   type ProjectionCheckpoints,
-  SnapshotText,
 } from '@dsh/journal';
 import { ioError, isReadOnlyError } from './io-error.js';
 import { indexBlockSize, type JournalIndex } from './journal-index.js';
 import { openIndexWriter, type IndexWriter } from './index-writer.js';
-import { indexPath, type IndexSource, loadIndex, readBlocksBefore } from './persisted-index.js';
+import { indexPath, type IndexSource, loadIndex } from './persisted-index.js';
+import { loadEarlierBlocks } from './load-earlier-blocks.js';
 import { scanJournal } from './scan-journal.js';
 import { splitLines } from './scan-lines.js';
 
@@ -275,57 +275,15 @@ export class FileJournal implements JournalLog {
     while (this.index.base > seq) await this.loadEarlier(this.index.base - seq);
   }
 
-  /**
-   * Reads at least `events` more events' worth of index blocks before `index.base` back
-   * from the index file (as many as are loaded already, so reading it all costs one pass);
-   * blocks there that are damaged or do not match the journal are indexed from the
-   * journal instead, and the index file is written again.
-   */
+  /** Reads more index blocks before `index.base` back (one reading at a time). */
   private loadEarlier(events: number): Promise<void> {
-    this.loading ??= (async () => {
-      const base = this.index.base;
-      const loadedBlocks = (this.index.length - base) / indexBlockSize;
-      const want = Math.max(Math.ceil(events / indexBlockSize), Math.ceil(loadedBlocks));
-      const read = await readBlocksBefore(this.source!, this.fd, this.index, want).catch(
-        (error: unknown) => String(error),
-      );
-      if (typeof read === 'string') return this.indexFromJournal(read);
-      this.index.prepend(read.blocks);
-      const first = read.blocks[0]!.firstSeq / indexBlockSize + 1;
-      this.checkpoints.fill(
-        first,
-        read.blocks.map((b) => new SnapshotText(b.checkpointText)),
-      );
-      this.source!.position = read.position;
-    })().finally(() => (this.loading = undefined));
+    const { file, fd, index, checkpoints, writer } = this;
+    const source = this.source!;
+    this.loading ??= loadEarlierBlocks(
+      { file, fd, index, checkpoints, source, writer },
+      events,
+    ).finally(() => (this.loading = undefined));
     return this.loading;
-  }
-
-  /** Indexes the events before `index.base` from the journal: its index file is damaged there. */
-  private async indexFromJournal(problem: string): Promise<void> {
-    const { sessionId, registry, log, path } = this.file;
-    const base = this.index.base;
-    const scanned = await scanJournal(this.fd, sessionId, registry).catch(
-      rethrow((error) => this.ioError(error, 'cannot read')),
-    );
-    if (!scanned.ok) {
-      const { line, reason } = scanned.failure;
-      throw new JournalError('corrupt', `session ${sessionId}: line ${line}: ${reason}`, {
-        sessionId,
-        line,
-      });
-    }
-    const { index, checkpoints } = scanned.value;
-    const blocks = base / indexBlockSize;
-    this.index.prepend(index.storedBlocks(0, blocks));
-    const snapshots = [];
-    for (let k = 1; k <= blocks; k += 1) snapshots.push(checkpoints.snapshot(k)!);
-    this.checkpoints.fill(1, snapshots);
-    log?.(
-      `session ${sessionId}: the index file ${basename(indexPath(path))} is damaged (${problem}): ` +
-        `indexed its first ${base} events from the journal again and rewrote it`,
-    );
-    this.writer?.rewrite();
   }
 
   tail(_from: number, options: LiveOptions): AsyncIterable<readonly SessionEvent[]> {
