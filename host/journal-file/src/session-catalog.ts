@@ -163,7 +163,8 @@ export class SessionCatalog {
       return;
     }
     if (entry === undefined) {
-      // A small file is read at once, so its first listing has its facts (or its error).
+      // A small file is read at once (in `add`), so its first listing has its facts (or
+      // its error); a larger one is listed from its ends, and read soon.
       if (await this.add(id, found.path, found.fixture, found.size, found.mtimeMs)) {
         await this.scanSoon(id, found.size);
       }
@@ -314,6 +315,22 @@ export class SessionCatalog {
       });
       return !same || cached.cursor.bytes < size;
     }
+    if (size <= eagerScanBytes) {
+      // A small file is read whole at once (one read, like its two ends would cost), so
+      // its first listing has its facts and the next start finds it in the cache.
+      this.entries.set(id, {
+        id,
+        path,
+        fixture,
+        size,
+        mtimeMs,
+        cursor: startCursor,
+        ends: undefined,
+        error: undefined,
+      });
+      await this.scan(id, false);
+      return false;
+    }
     const ends = await readJournalEnds(path, id).catch(() => undefined);
     const header = ends?.header;
     this.entries.set(id, {
@@ -375,7 +392,8 @@ export class SessionCatalog {
     }
   }
 
-  private async scan(id: string): Promise<void> {
+  /** Folds the file past the entry's cursor; `report` false for a file not yet reported added. */
+  private async scan(id: string, report = true): Promise<void> {
     const entry = this.entries.get(id);
     if (entry === undefined) return;
     const from = entry.cursor;
@@ -388,7 +406,7 @@ export class SessionCatalog {
     if (!scanned.ok && from !== startCursor && from.bytes > 0) {
       // The cursor did not fit the file (it was replaced): read it whole.
       entry.cursor = startCursor;
-      return this.scan(id);
+      return this.scan(id, report);
     }
     // Appends folded while the scan ran are in the file too: the later cursor wins.
     if (entry.cursor === from || entry.cursor.bytes <= scanned.cursor.bytes) {
@@ -397,7 +415,8 @@ export class SessionCatalog {
     entry.error = scanned.ok ? undefined : scanned.error;
     if (entry.ends !== undefined && entry.cursor.bytes >= entry.size) entry.ends = undefined;
     const before = { length: from.length, facts: from.facts };
-    if (before.length !== entry.cursor.length || before.facts !== entry.cursor.facts) {
+    const changed = before.length !== entry.cursor.length || before.facts !== entry.cursor.facts;
+    if (report && changed) {
       this.onChange([{ kind: 'updated', sessionId: id }]);
     }
     this.scheduleSave();
