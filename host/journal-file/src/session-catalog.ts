@@ -266,6 +266,8 @@ export class SessionCatalog {
         changes.push({ kind: 'removed', sessionId: id });
       }
     }
+    // Whether the cache file no longer says what the catalog holds (not for entries it gave).
+    let stale = changes.length > 0;
     const ids = [...found.keys()];
     for (let i = 0; i < ids.length; i += statConcurrency) {
       await Promise.all(
@@ -276,20 +278,23 @@ export class SessionCatalog {
           const seen = { path, fixture, size: info.size, mtimeMs: info.mtimeMs };
           const entry = this.entries.get(id);
           if (entry === undefined) {
-            if (await this.add(id, path, fixture, info.size, info.mtimeMs, cached.get(id))) {
+            const hit = cached.get(id);
+            if (await this.add(id, path, fixture, info.size, info.mtimeMs, hit)) {
               this.queueScan(id);
             }
+            if (this.entries.get(id)?.cursor !== hit?.cursor) stale = true;
             changes.push({ kind: 'added', sessionId: id });
           } else if (this.differs(entry, seen)) {
             this.update(entry, seen);
             this.queueScan(id);
+            stale = true;
             changes.push({ kind: 'updated', sessionId: id });
           }
         }),
       );
     }
     if (report && changes.length > 0) this.onChange(changes);
-    if (changes.length > 0) this.scheduleSave();
+    if (stale) this.scheduleSave();
   }
 
   private async add(
