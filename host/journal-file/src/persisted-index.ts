@@ -111,7 +111,7 @@ export async function loadIndex(
       (block.firstSeq === 0 ? block.start !== header.start : block.start <= header.start)
     ) {
       // A torn or damaged last record (a crash while it was written): read the whole file.
-      return await loadWhole(await readFile(path), fd, checked, registry);
+      return await loadWhole(await readFile(path), fd, checked);
     }
     const index = JournalIndex.restore(header.start, [block]);
     const problem = await checkIndexed(fd, index, [index.base, index.length - 1]);
@@ -169,7 +169,6 @@ export async function loadIndex(
     data: Buffer,
     journal: FileHandle,
     journalHeader: JournalHeader,
-    projections: ProjectionRegistry,
   ): Promise<LoadedIndex> {
     const whole = decodeIndexFile(data);
     const { header, blocks } = whole;
@@ -180,7 +179,6 @@ export async function loadIndex(
       seqs.push(Math.floor((i * index.length) / sampledLines));
     const problem = await checkIndexed(journal, index, seqs);
     if (problem !== undefined) return none(problem);
-    void projections;
     const loaded = restored(journalHeader, header.start, index, blocks, whole.goodBytes);
     return {
       ...loaded,
