@@ -26,6 +26,26 @@ export async function catalogBench(quick: boolean): Promise<BenchRow[]> {
     const dataDir = join(dir, 'data');
     await writeSessions(dataDir, sessions);
     const rows: BenchRow[] = [];
+    // The same start on a data dir of one session: what spawning and booting a host costs.
+    const emptyDir = join(dir, 'one');
+    await writeSessions(emptyDir, 1);
+    const empty = await startHost(emptyDir, dir);
+    try {
+      const client = createClient(
+        SessionService,
+        createConnectTransport({ baseUrl: empty.url, httpVersion: '1.1' }),
+      );
+      await client.listSessions({});
+      rows.push({
+        section,
+        name: 'start to first ListSessions, 1 session',
+        value: since(empty.started),
+        unit: 'ms',
+        note: 'spawn and boot of a fresh host alone: subtract it from the rows below',
+      });
+    } finally {
+      await empty.stop();
+    }
     for (const cache of ['no cache', 'cache'] as const) {
       const host = await startHost(dataDir, dir);
       try {

@@ -26,9 +26,10 @@ import {
   type ProjectionCheckpoints,
 } from '@dsh/journal';
 import { ioError, isReadOnlyError } from './io-error.js';
-import type { JournalIndex } from './journal-index.js';
+import { indexBlockSize, type JournalIndex } from './journal-index.js';
 import { openIndexWriter, type IndexWriter } from './index-writer.js';
-import { indexPath, loadIndex } from './persisted-index.js';
+import { indexPath, type IndexSource, loadIndex } from './persisted-index.js';
+import { loadEarlierBlocks } from './load-earlier-blocks.js';
 import { RecentEvents } from './recent-events.js';
 import { scanJournal } from './scan-journal.js';
 import { splitLines } from './scan-lines.js';
@@ -74,6 +75,8 @@ export class FileJournal implements JournalLog {
   private dirty = false;
   /** True from a `turn/start` appended here to its `turn/end`: a turn is running. */
   private turnOpen = false;
+  /** The index blocks before `index.base` being read back (one reading at a time). */
+  private loading: Promise<void> | undefined;
 
   private constructor(
     private readonly file: JournalFile,
@@ -85,6 +88,8 @@ export class FileJournal implements JournalLog {
     /** Why appends are refused although the session is not a fixture (a read-only disk). */
     private readonly refusal: string | undefined,
     private readonly writer: IndexWriter | undefined,
+    /** Where the index blocks before `index.base` are read from. */
+    private readonly source: IndexSource | undefined,
   ) {
     this.nextSeq = index.length;
     this.recent.clear(index.length);
@@ -136,10 +141,22 @@ export class FileJournal implements JournalLog {
         await fd.truncate(tornFrom).catch(rethrow(fail));
         await fd.datasync().catch(rethrow(fail));
       }
+      const start = loaded?.restored?.start ?? index.byteRange(0, 0)[0];
       const writer =
-        loaded && (await openIndexWriter(file, fd, loaded, restoredBlocks, scanned.value));
+        loaded && (await openIndexWriter(file, fd, loaded, restoredBlocks, scanned.value, start));
       writer?.update();
-      return new FileJournal(file, fd, header, index, checkpoints, lastTime, refusal, writer);
+      const source = loaded?.restored?.source;
+      return new FileJournal(
+        file,
+        fd,
+        header,
+        index,
+        checkpoints,
+        lastTime,
+        refusal,
+        writer,
+        source,
+      );
     } catch (error) {
       await fd.close();
       throw error;
@@ -220,6 +237,7 @@ export class FileJournal implements JournalLog {
         `read(${from}, ${to}) is out of range for session ${this.file.sessionId}: use 0 <= from <= to <= ${length}`,
       );
     }
+    await this.loadFrom(from);
     if (options?.maxBytes !== undefined && from < to) {
       to = this.index.endWithin(from, to, options.maxBytes);
     }
@@ -238,19 +256,42 @@ export class FileJournal implements JournalLog {
     });
   }
 
-  bytes(from: number, to: number): Promise<number> {
-    return Promise.resolve(this.index.servedBytes(from, to));
+  async bytes(from: number, to: number): Promise<number> {
+    await this.loadFrom(from);
+    return this.index.servedBytes(from, to);
   }
 
-  messageStarts(query: MessageStartsQuery): Promise<number[]> {
-    const k = this.index.messagesBefore(query.before);
+  async messageStarts(query: MessageStartsQuery): Promise<number[]> {
+    const before = Math.min(query.before, this.index.length);
+    while (this.index.base > 0 && this.index.messagesBefore(before) < query.last) {
+      await this.loadEarlier(1);
+    }
+    const k = this.index.messagesBefore(before);
     const starts: number[] = [];
     for (let i = Math.max(0, k - query.last); i < k; i += 1) starts.push(this.index.boundary(i));
-    return Promise.resolve(starts);
+    return starts;
   }
 
-  checkpoint(seq: number): Promise<ProjectionCheckpoint> {
-    return Promise.resolve(this.checkpoints.checkpointFor(seq));
+  async checkpoint(seq: number): Promise<ProjectionCheckpoint> {
+    // The snapshot after block k is the k + 1-th: the block before `seq`'s must be loaded.
+    await this.loadFrom(Math.max(0, Math.floor(seq / indexBlockSize) - 1) * indexBlockSize);
+    return this.checkpoints.checkpointFor(seq);
+  }
+
+  /** Reads the index back from the block holding `seq` on (at once when already there). */
+  private async loadFrom(seq: number): Promise<void> {
+    while (this.index.base > seq) await this.loadEarlier(this.index.base - seq);
+  }
+
+  /** Reads more index blocks before `index.base` back (one reading at a time). */
+  private loadEarlier(events: number): Promise<void> {
+    const { file, fd, index, checkpoints, writer } = this;
+    const source = this.source!;
+    this.loading ??= loadEarlierBlocks(
+      { file, fd, index, checkpoints, source, writer },
+      events,
+    ).finally(() => (this.loading = undefined));
+    return this.loading;
   }
 
   tail(_from: number, options: LiveOptions): AsyncIterable<readonly SessionEvent[]> {

@@ -4,12 +4,15 @@ import type { OversizedLine } from '@dsh/journal';
 import { type IndexBlock, indexBlockSize, type StoredBlock } from './journal-index.js';
 
 /** The persisted index format this host reads and writes. */
-export const indexFormat = 1;
+export const indexFormat = 2;
 
 const headerKind = 1;
 const blockKind = 2;
-/** Framing: a u32 payload length before the payload and its u32 CRC-32 after it. */
-const frameBytes = 8;
+/**
+ * Framing: a u32 payload length before the payload, its u32 CRC-32 after it and the
+ * length again, so the records can be walked from the end of the file as well.
+ */
+const frameBytes = 12;
 
 /** The first record of an index file: which journal, and which projections, it indexes. */
 export interface IndexFileHeader {
@@ -48,11 +51,12 @@ export function encodeIndexHeader(header: IndexFileHeader): Buffer {
 }
 
 /** Bytes of a block record's fixed head. */
-const blockHead = 24;
+const blockHead = 32;
 
 /**
  * A block record: first seq, count, the last event's time (f64 ms), the number of
- * message boundaries, the length of the oversized lines' JSON; then the end offset of
+ * message boundaries, the length of the oversized lines' JSON, the byte offset where the
+ * block's first line starts (f64); then the end offset of
  * every line (f64), the seq of every message boundary (u32), the oversized lines' JSON
  * (empty when there are none) and the checkpoint's JSON. Numbers are little-endian.
  */
@@ -75,6 +79,7 @@ export function encodeIndexBlock(block: PersistedBlock): Buffer {
   body.writeDoubleLE(block.lastTimeMs, 8);
   body.writeUInt32LE(messages, 16);
   body.writeUInt32LE(oversized.length, 20);
+  body.writeDoubleLE(block.start, 24);
   body.set(new Uint8Array(block.ends.buffer, block.ends.byteOffset, count * 8), blockHead);
   body.set(
     new Uint8Array(block.messages.buffer, block.messages.byteOffset, messages * 4),
@@ -119,6 +124,7 @@ export function decodeIndexFile(data: Buffer): DecodedIndexFile {
       if (
         block === undefined ||
         block.firstSeq !== expected ||
+        block.start !== lastEnd ||
         !(lastEnd < first && first <= last)
       ) {
         problem = `record at byte ${at}: not the block of events from seq ${expected}`;
@@ -138,7 +144,46 @@ function frame(kind: number, body: Buffer): Buffer {
   out[4] = kind;
   body.copy(out, 5);
   out.writeUInt32LE(crc32(out.subarray(4, 5 + body.length)), 5 + body.length);
+  out.writeUInt32LE(1 + body.length, 9 + body.length);
   return out;
+}
+
+/** The header record at the start of `data`, and the byte after it; a string says why not. */
+export function decodeIndexHeader(data: Buffer): { header: IndexFileHeader; end: number } | string {
+  const record = readRecord(data, 0);
+  if (typeof record === 'string') return `record at byte 0: ${record}`;
+  const header = record.kind === headerKind ? decodeHeader(record.body) : undefined;
+  if (header === undefined) return 'the first record is not an index header';
+  return { header, end: record.next };
+}
+
+/** A block record read from the end of a window of the file. */
+export interface BlockBefore {
+  readonly block: ReadBlock;
+  /** Byte offset (in the window) where the record starts. */
+  readonly at: number;
+}
+
+/**
+ * The block record that ends at byte `end` of `data`, read backwards through its trailing
+ * length: `needs` (the record's whole size) when it starts before the window, a string
+ * when it is torn or damaged.
+ */
+export function decodeBlockBefore(
+  data: Buffer,
+  end: number,
+): BlockBefore | { needs: number } | string {
+  if (end < 4) return { needs: 4 };
+  const length = data.readUInt32LE(end - 4);
+  const at = end - length - frameBytes;
+  if (length < 1) return 'torn (no length)';
+  if (at < 0) return { needs: length + frameBytes };
+  const record = readRecord(data, at);
+  if (typeof record === 'string') return record;
+  if (record.next !== end) return 'torn (its lengths differ)';
+  const block = record.kind === blockKind ? decodeBlock(record.body) : undefined;
+  if (block === undefined) return 'not a block of the index';
+  return { block, at };
 }
 
 function readRecord(
@@ -147,10 +192,11 @@ function readRecord(
 ): { kind: number; body: Buffer; next: number } | string {
   if (at + 4 > data.length) return 'torn (no length)';
   const length = data.readUInt32LE(at);
-  const next = at + 4 + length + 4;
+  const next = at + length + frameBytes;
   if (length < 1 || next > data.length) return 'torn (shorter than its length)';
   const payload = data.subarray(at + 4, at + 4 + length);
   if (crc32(payload) !== data.readUInt32LE(at + 4 + length)) return 'checksum mismatch';
+  if (data.readUInt32LE(at + 8 + length) !== length) return 'torn (its lengths differ)';
   return { kind: payload[0] as number, body: payload.subarray(1), next };
 }
 
@@ -176,6 +222,7 @@ function decodeBlock(body: Buffer): ReadBlock | undefined {
   const lastTimeMs = body.readDoubleLE(8);
   const messages = body.readUInt32LE(16);
   const oversizedBytes = body.readUInt32LE(20);
+  const start = body.readDoubleLE(24);
   const listsEnd = blockHead + count * 8 + messages * 4;
   const checkpointAt = listsEnd + oversizedBytes;
   if (count !== indexBlockSize || messages > count || body.length <= checkpointAt) {
@@ -203,8 +250,10 @@ function decodeBlock(body: Buffer): ReadBlock | undefined {
       oversized.set(seq, { type, time: new Date(time), bytes });
     }
   }
+  if (!(start < body.readDoubleLE(blockHead))) return undefined;
   return {
     firstSeq,
+    start,
     endBytes: body.subarray(blockHead, blockHead + count * 8),
     messageBytes,
     oversized,

@@ -22,6 +22,7 @@ export async function openIndexWriter(
   loaded: LoadedIndex,
   kept: number,
   scanned: { index: JournalIndex; checkpoints: ProjectionCheckpoints },
+  start: number,
 ): Promise<IndexWriter> {
   const { index, checkpoints } = scanned;
   const path = indexPath(file.path);
@@ -43,7 +44,7 @@ export async function openIndexWriter(
       'its last write): indexed the rest from the journal';
   }
   if (line !== undefined) file.log?.(`session ${file.sessionId}: ${line}`);
-  const headerLine = Buffer.allocUnsafe(index.byteRange(0, 0)[0]);
+  const headerLine = Buffer.allocUnsafe(start);
   const { bytesRead } = await fd.read(headerLine, 0, headerLine.length, 0);
   return new IndexWriter(
     path,
@@ -107,6 +108,18 @@ export class IndexWriter {
     if (this.broken || (!this.repair && this.written >= this.index.blocks)) return;
     this.repair = false;
     this.chain = this.chain.then(() => this.write());
+  }
+
+  /** Writes the whole index file again (its index, now loaded from seq 0, is the truth). */
+  rewrite(): void {
+    if (this.broken) return;
+    this.chain = this.chain.then(async () => {
+      await this.fd?.close().catch(() => undefined);
+      this.fd = undefined;
+      this.position = 0;
+      this.written = 0;
+      await this.write();
+    });
   }
 
   /** Waits for the queued writes, then closes the file. */

@@ -165,7 +165,8 @@ export class SessionCatalog {
       return;
     }
     if (entry === undefined) {
-      // A small file is read at once, so its first listing has its facts (or its error).
+      // A small file is read at once (in `add`), so its first listing has its facts (or
+      // its error); a larger one is listed from its ends, and read soon.
       if (await this.add(id, found.path, found.fixture, found.size, found.mtimeMs)) {
         await this.scanSoon(id, found.size);
       }
@@ -274,6 +275,8 @@ export class SessionCatalog {
         changes.push({ kind: 'removed', sessionId: id });
       }
     }
+    // Whether the cache file no longer says what the catalog holds (not for entries it gave).
+    let stale = changes.length > 0;
     const ids = [...found.keys()];
     for (let i = 0; i < ids.length; i += statConcurrency) {
       await Promise.all(
@@ -284,20 +287,23 @@ export class SessionCatalog {
           const seen = { path, fixture, size: info.size, mtimeMs: info.mtimeMs };
           const entry = this.entries.get(id);
           if (entry === undefined) {
-            if (await this.add(id, path, fixture, info.size, info.mtimeMs, cached.get(id))) {
+            const hit = cached.get(id);
+            if (await this.add(id, path, fixture, info.size, info.mtimeMs, hit)) {
               this.queueScan(id);
             }
+            if (this.entries.get(id)?.cursor !== hit?.cursor) stale = true;
             changes.push({ kind: 'added', sessionId: id });
           } else if (this.differs(entry, seen)) {
             this.update(entry, seen);
             this.queueScan(id);
+            stale = true;
             changes.push({ kind: 'updated', sessionId: id });
           }
         }),
       );
     }
     if (report && changes.length > 0) this.onChange(changes);
-    if (changes.length > 0) this.scheduleSave();
+    if (stale) this.scheduleSave();
   }
 
   private async add(
@@ -322,6 +328,22 @@ export class SessionCatalog {
         error: undefined,
       });
       return !same || cached.cursor.bytes < size;
+    }
+    if (size <= eagerScanBytes) {
+      // A small file is read whole at once (one read, like its two ends would cost), so
+      // its first listing has its facts and the next start finds it in the cache.
+      this.entries.set(id, {
+        id,
+        path,
+        fixture,
+        size,
+        mtimeMs,
+        cursor: startCursor,
+        ends: undefined,
+        error: undefined,
+      });
+      await this.scan(id, false);
+      return false;
     }
     const ends = await readJournalEnds(path, id).catch(() => undefined);
     const header = ends?.header;
@@ -384,7 +406,8 @@ export class SessionCatalog {
     }
   }
 
-  private async scan(id: string): Promise<void> {
+  /** Folds the file past the entry's cursor; `report` false for a file not yet reported added. */
+  private async scan(id: string, report = true): Promise<void> {
     const entry = this.entries.get(id);
     if (entry === undefined) return;
     const from = entry.cursor;
@@ -397,7 +420,7 @@ export class SessionCatalog {
     if (!scanned.ok && from !== startCursor && from.bytes > 0) {
       // The cursor did not fit the file (it was replaced): read it whole.
       entry.cursor = startCursor;
-      return this.scan(id);
+      return this.scan(id, report);
     }
     // Appends folded while the scan ran are in the file too: the later cursor wins.
     if (entry.cursor === from || entry.cursor.bytes <= scanned.cursor.bytes) {
@@ -406,7 +429,8 @@ export class SessionCatalog {
     entry.error = scanned.ok ? undefined : scanned.error;
     if (entry.ends !== undefined && entry.cursor.bytes >= entry.size) entry.ends = undefined;
     const before = { length: from.length, facts: from.facts };
-    if (before.length !== entry.cursor.length || before.facts !== entry.cursor.facts) {
+    const changed = before.length !== entry.cursor.length || before.facts !== entry.cursor.facts;
+    if (report && changed) {
       this.onChange([{ kind: 'updated', sessionId: id }]);
     }
     this.scheduleSave();

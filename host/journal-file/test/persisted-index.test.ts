@@ -102,9 +102,20 @@ const damages: {
     log: /is damaged \(record at byte \d+: torn .*\): kept its first 1280 events/,
   },
   {
-    name: 'a checksum mismatch in its first block',
+    name: 'a checksum mismatch in its first block (found when a read needs it)',
     damage: () => flipByte(indexPath(), 300),
-    log: /is damaged \(record at byte \d+: checksum mismatch\): kept its first 0 events/,
+    log: /is damaged \(record before byte \d+: checksum mismatch\): indexed its first \d+ events from the journal again/,
+  },
+  {
+    name: 'a middle block that does not join its neighbours',
+    damage: async () => {
+      const data = await readFile(indexPath());
+      const foreign = await readFile(join(dir, `${other}.idx`));
+      // Bytes of another session's index over the middle blocks.
+      foreign.copy(data, 3000, 3000, 6000);
+      await writeFile(indexPath(), data);
+    },
+    log: /is damaged \(record .*\): indexed its first \d+ events from the journal again/,
   },
   {
     name: 'a checksum mismatch in its last block',
@@ -210,6 +221,28 @@ describe('the persisted index on open', () => {
     const lines: string[] = [];
     expect(await served({ log: lines })).toEqual(await rescan());
     expect(lines).toEqual([]);
+  });
+});
+
+describe('the persisted index read from its end', () => {
+  it('serves the tail page from the last block and reads the others only when a page needs them', async () => {
+    await flipByte(indexPath(), 300);
+    const expected = await rescan();
+    const lines: string[] = [];
+    const store = await createJournalStore({
+      dataDir: dir,
+      catalogCache: false,
+      log: (line) => lines.push(line),
+    });
+    try {
+      const journal = await store.open(id);
+      expect(await journal.page(undefined, 50)).toEqual(expected.pages[1]);
+      expect(lines).toEqual([]);
+      expect(await journal.page(7, 50)).toEqual(expected.pages.at(-1));
+      expect(lines).toEqual([expect.stringMatching(/is damaged .*checksum mismatch/)]);
+    } finally {
+      await store.close();
+    }
   });
 });
 

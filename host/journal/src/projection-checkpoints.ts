@@ -51,20 +51,31 @@ export class ProjectionCheckpoints {
   }
 
   /**
-   * Checkpoints restored from their snapshots (`snapshots[i]` after `i * checkpointInterval`
-   * events, from the initial states on), positioned after the last one: the live state is
-   * the last snapshot restored, so folding goes on from there.
+   * Checkpoints restored from their snapshots (`snapshots[j]` after `(first + j) *
+   * checkpointInterval` events; with `first` 0 from the initial states on), positioned
+   * after the last one: the live state is the last snapshot restored, so folding goes on
+   * from there. The snapshots between the initial one and `first` stay absent (a persisted
+   * index read from its end) until `fill` sets them.
    */
   static resume(
     registry: ProjectionRegistry,
     snapshots: readonly (JsonValue | SnapshotText)[],
+    first = 0,
   ): ProjectionCheckpoints {
     const checkpoints = new ProjectionCheckpoints(registry);
-    if (snapshots.length <= 1) return checkpoints;
-    for (let i = 1; i < snapshots.length; i += 1) checkpoints.snapshots.push(snapshots[i]!);
-    checkpoints.count = (snapshots.length - 1) * checkpointInterval;
-    checkpoints.states = registry.restore(checkpoints.snapshot(snapshots.length - 1)!);
+    const last = first + snapshots.length - 1;
+    if (last <= 0) return checkpoints;
+    checkpoints.fill(Math.max(first, 1), snapshots.slice(first === 0 ? 1 : 0));
+    checkpoints.count = last * checkpointInterval;
+    checkpoints.states = registry.restore(checkpoints.snapshot(last)!);
     return checkpoints;
+  }
+
+  /** Sets the snapshots from the `first`-th on (ones a `resume` left absent). */
+  fill(first: number, snapshots: readonly (JsonValue | SnapshotText)[]): void {
+    snapshots.forEach((snapshot, j) => {
+      if (first + j > 0) this.snapshots[first + j] = snapshot;
+    });
   }
 
   /** The latest checkpoint at or below `seq`: its seq and restored states. */
