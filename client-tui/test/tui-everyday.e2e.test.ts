@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { agentTurn } from '@dsh/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchTui, pause, tmuxMissing } from './launch-tui.js';
+import { launchTui, tmuxMissing } from './launch-tui.js';
 import { startTestHost, type TestHost } from './test-host.js';
 import type { TmuxSession } from './tmux.js';
 
@@ -107,8 +107,8 @@ describe.skipIf(skip)('dsh tui in tmux: what an all-day user expects', () => {
       .find((line) => line.includes('Bell tower') && !line.startsWith('dsh'));
     expect(row?.trimStart().startsWith('⚑')).toBe(true);
     expect(waiting).toContain('1 waiting for you');
-    await pause(1_200);
-    expect(t.capture()).toMatch(/● working [1-9]\d*s/);
+    // The status line counts on: a later redraw shows a second or more.
+    await t.waitFor((s) => /● working [1-9]\d*s/.test(s), 'the working time counting', 10_000);
     expect(t.display('#{window_bell_flag}')).toBe('1');
     t.keys('C-c', 'C-c');
     await t.waitFor((s) => /turn \d+ interrupted/.test(s), 'the stopped turn', 30_000);
