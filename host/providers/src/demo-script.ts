@@ -37,14 +37,14 @@ export function demoSteps(facts: DemoFacts): DemoStep[] {
       ],
     },
     {
-      text: 'A command that prints colours and redraws a progress line:',
+      text: 'A command that prints colours and redraws a progress line; its output shows while it runs:',
       calls: [
         {
           name: 'bash',
           args: {
             command:
               "printf '\\033[1;32mgreen\\033[0m \\033[1;34mblue\\033[0m \\033[1;31mred\\033[0m\\n'; " +
-              "for i in 1 2 3; do printf '\\rprogress %d/3' $i; sleep 0.1; done; printf '\\n'",
+              "for i in $(seq 1 12); do printf '\\rprogress %d/12' $i; sleep 0.25; done; printf '\\n'",
             description: 'Print coloured output',
           },
         },
