@@ -1,3 +1,4 @@
+import type { Timestamp } from '@bufbuild/protobuf/wkt';
 import { computeHunks } from '../contract/hunks.js';
 import { langFromPath } from '../contract/lang-from-path.js';
 import type { ConversationNode, ToolCallBlock } from '../conversation/types.js';
@@ -20,6 +21,8 @@ export interface FileEdit {
   readonly tool: string;
   /** Seq of the call's result: edits are ordered by it. */
   readonly seq: number;
+  /** When the result was written. */
+  readonly time: Timestamp | undefined;
   /** The card's diff; undefined when the call records none (an `insert`, odd metadata). */
   readonly diff: DiffCard | undefined;
   /** The file's text before and after, when the tool recorded them (`meta.diffs`). */
@@ -130,7 +133,15 @@ function fileEdit(
   const texts = applied && { oldText: applied.oldText, newText: applied.newText };
   return {
     path,
-    edit: { callId: tool.callId, turn: tool.turn, tool: tool.name, seq, diff, texts },
+    edit: {
+      callId: tool.callId,
+      turn: tool.turn,
+      tool: tool.name,
+      seq,
+      time: tool.endTime,
+      diff,
+      texts,
+    },
   };
 }
 

@@ -19,7 +19,10 @@ import { webDistDir } from '../../web-dist.js';
 /** The parts of a host journal the browser tests use. */
 interface HostJournal {
   readonly length: number;
-  append(payloads: readonly SessionEvent['payload'][]): Promise<SessionEvent[]>;
+  append(
+    payloads: readonly SessionEvent['payload'][],
+    options?: { readonly times?: readonly Date[] },
+  ): Promise<SessionEvent[]>;
 }
 
 /**
