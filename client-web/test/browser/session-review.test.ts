@@ -1,4 +1,15 @@
 // @vitest-environment node
+import {
+  assistantMessage,
+  reasoning,
+  reasoningChunks,
+  toolCall,
+  toolCallBlock,
+  toolResult,
+  turnEnd,
+  turnStart,
+  userMessage,
+} from '@dsh/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changedFilesSession } from '../components/changed-files.js';
 import { artifacts, browserMissing, launchBrowser } from './browser.js';
@@ -77,6 +88,43 @@ describe.skipIf(missing !== undefined)(
       await page.keyboard.press('Escape');
       await page.locator('body').press('c');
       await page.locator('[data-testid="changes"]').waitFor({ state: 'detached' });
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+
+    it('shows how long thinking, each call and the turn took, and when each message was written', async () => {
+      const t1 = { turn: 1 };
+      const id = await sessionWith('Timed turn', [
+        turnStart(1),
+        userMessage('How many files?'),
+        // blockStart, three deltas, blockEnd: one event a second, so four seconds of thinking.
+        ...reasoningChunks(t1, 0, ['Count ', 'them ', 'with ls.']),
+        assistantMessage(t1, [
+          reasoning('Count them with ls.'),
+          'Counting.',
+          toolCallBlock('ls1', 'bash', { command: 'ls' }),
+        ]),
+        toolCall('ls1', 'bash', { command: 'ls' }),
+        toolResult('ls1', 'a\nb'),
+        assistantMessage({ turn: 1, step: 1 }, ['Two files.']),
+        turnEnd(1),
+      ]);
+      const { page, errors } = await browser.page();
+      await page.goto(`${host.url}/#/s/${id}`);
+      await page.getByText('Two files.').waitFor();
+      expect(await page.locator('.reasoning summary').textContent()).toContain('Thought for 4.0 s');
+      const card = page.locator('.dsh-card[data-call-id="ls1"]');
+      expect(await card.locator('[data-field="duration"]').textContent()).toBe('1.0 s');
+      // turn/start to turn/end: 12 events, 11 s.
+      expect(await page.locator('[data-fact="duration"]').first().textContent()).toContain('s');
+      // The person's message and both assistant messages carry their time, exact in the tooltip.
+      expect(await page.locator('.bubble .message-time').count()).toBe(1);
+      expect(await page.locator('.assistant-time').count()).toBe(2);
+      expect(await page.locator('.assistant-time').first().getAttribute('title')).toMatch(
+        /\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/,
+      );
+      await page.locator('.reasoning summary').click();
+      await page.screenshot({ path: `${artifacts}turn-times.png` });
       expect(errors).toEqual([]);
       await page.close();
     });
