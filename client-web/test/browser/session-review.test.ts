@@ -10,6 +10,7 @@ import {
   turnStart,
   userMessage,
 } from '@dsh/fixtures';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changedFilesSession } from '../components/changed-files.js';
 import { artifacts, browserMissing, launchBrowser } from './browser.js';
@@ -125,6 +126,52 @@ describe.skipIf(missing !== undefined)(
       );
       await page.locator('.reasoning summary').click();
       await page.screenshot({ path: `${artifacts}turn-times.png` });
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+
+    it('exports a range of turns as a web page and as Markdown, and says when the range is wrong', async () => {
+      const payloads = [1, 2, 3, 4].flatMap((turn) => [
+        userMessage(`Question ${turn}`),
+        turnStart(turn),
+        assistantMessage({ turn }, [`Answer ${turn}`]),
+        turnEnd(turn),
+      ]);
+      const id = await sessionWith('Four turns', payloads);
+      const { page, errors } = await browser.page();
+      await page.goto(`${host.url}/#/s/${id}`);
+      await page.getByText('Answer 4').waitFor();
+      await page.click('[data-testid="export"] summary');
+      await page.fill('[data-field="from-turn"]', '2');
+      await page.fill('[data-field="to-turn"]', '3');
+      await page.screenshot({ path: `${artifacts}export-range.png` });
+      const save = async (action: string): Promise<{ name: string; text: string }> => {
+        const [file] = await Promise.all([
+          page.waitForEvent('download', { timeout: 30_000 }),
+          page.click(`[data-action="${action}"]`),
+        ]);
+        return { name: file.suggestedFilename(), text: readFileSync(await file.path(), 'utf8') };
+      };
+      const markdown = await save('export-markdown');
+      expect(markdown.name).toBe(`${id}-turns-2-3.md`);
+      expect(markdown.text.startsWith('# Four turns (turns 2–3)\n')).toBe(true);
+      for (const turn of [2, 3]) expect(markdown.text).toContain(`Answer ${turn}`);
+      for (const turn of [1, 4]) expect(markdown.text).not.toContain(`Question ${turn}`);
+
+      await page.click('[data-testid="export"] summary');
+      const html = await save('export-html');
+      expect(html.name).toBe(`${id}-turns-2-3.html`);
+      expect(html.text).toContain('Four turns (turns 2–3)');
+      expect(html.text).toContain('Question 2');
+      expect(html.text).not.toContain('Question 1');
+      expect(html.text).not.toContain('Answer 4');
+      expect(html.text).not.toMatch(/<script/i);
+
+      await page.click('[data-testid="export"] summary');
+      await page.fill('[data-field="from-turn"]', '3');
+      await page.fill('[data-field="to-turn"]', '9');
+      await page.click('[data-action="export-markdown"]');
+      await page.getByText('The session has turns 1–4: pick turns inside that range.').waitFor();
       expect(errors).toEqual([]);
       await page.close();
     });
