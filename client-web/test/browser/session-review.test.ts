@@ -27,7 +27,7 @@ let browser: Awaited<ReturnType<typeof launchBrowser>>;
 
 beforeAll(async () => {
   if (missing !== undefined) return;
-  host = await startWebHost({ chunkDelayMs: 1 });
+  host = await startWebHost({ chunkDelayMs: 1, models: ['demo', 'demo-large'] });
   browser = await launchBrowser();
 }, 60_000);
 afterAll(async () => {
@@ -173,6 +173,69 @@ describe.skipIf(missing !== undefined)(
       await page.click('[data-action="export-markdown"]');
       await page.getByText('The session has turns 1–4: pick turns inside that range.').waitFor();
       expect(errors).toEqual([]);
+      await page.close();
+    });
+
+    it('"+ New" asks for a folder and a model and makes a root session; Branch makes a child of the open one', async () => {
+      const openId = await sessionWith('Parent work', changedFilesSession);
+      const parent = await host.journal(openId);
+      const { page, errors } = await browser.page();
+      await page.goto(`${host.url}/#/s/${openId}`);
+      await page.locator('.topbar .title-text', { hasText: 'Parent work' }).waitFor();
+      await page.click('[data-action="create"]');
+      const dialog = page.locator('[data-testid="new-session"]');
+      await dialog.waitFor();
+      expect(await dialog.locator('.modal-title').textContent()).toBe('New session');
+      expect(await page.inputValue('[data-testid="new-cwd"]')).toBe(host.dir);
+      const picker = dialog.locator('[data-testid="new-model"]');
+      expect(await picker.locator('option').allTextContents()).toEqual(['demo', 'demo-large']);
+      expect(await picker.inputValue()).toBe('demo');
+      await picker.selectOption('demo-large');
+      await page.screenshot({ path: `${artifacts}new-session-models.png` });
+      await page.click('[data-action="create-session"]');
+      await dialog.waitFor({ state: 'detached' });
+      await page.waitForFunction((before) => !window.location.hash.endsWith(before), openId);
+      const rootId = decodeURIComponent(new URL(page.url()).hash.replace('#/s/', ''));
+      const root = await host.journal(rootId);
+      expect([root.header.model, root.header.parentId, root.header.cwd]).toEqual([
+        'demo-large',
+        '',
+        host.dir,
+      ]);
+
+      // Branch, from the open session: a child in its folder, with its model to start with.
+      await page.goto(`${host.url}/#/s/${openId}`);
+      await page.locator('.topbar .title-text', { hasText: 'Parent work' }).waitFor();
+      await page.locator('[data-testid="conversation"]').click();
+      await page.keyboard.press('b');
+      await dialog.waitFor();
+      expect(await dialog.locator('.modal-title').textContent()).toBe('Branch of “Parent work”');
+      expect(await page.inputValue('[data-testid="new-cwd"]')).toBe(parent.header.cwd);
+      // The model last chosen here is offered first unless the parent's own is runnable.
+      expect(await picker.inputValue()).toBe('demo');
+      await page.fill('[data-testid="new-title"]', 'A branch');
+      await page.screenshot({ path: `${artifacts}branch-dialog.png` });
+      await page.click('[data-action="create-session"]');
+      await dialog.waitFor({ state: 'detached' });
+      await page.locator('.topbar .title-text', { hasText: 'A branch' }).waitFor();
+      const branchId = decodeURIComponent(new URL(page.url()).hash.replace('#/s/', ''));
+      expect((await host.journal(branchId)).header.parentId).toBe(openId);
+      expect(
+        await page.locator(`.session-row[data-session-id="${branchId}"] .row-title`).textContent(),
+      ).toContain('↳');
+
+      // On a phone the top bar keeps Branch reachable and scrolls nowhere sideways.
+      const phone = await browser.page(390, 800);
+      await phone.page.goto(`${host.url}/#/s/${openId}`);
+      const branch = phone.page.locator('[data-action="branch"]');
+      await branch.waitFor();
+      expect((await branch.boundingBox())?.height).toBeGreaterThanOrEqual(40);
+      expect(
+        await phone.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth),
+      ).toBe(true);
+      await phone.page.screenshot({ path: `${artifacts}branch-phone.png` });
+      expect([...errors, ...phone.errors]).toEqual([]);
+      await phone.page.close();
       await page.close();
     });
   },
