@@ -238,5 +238,91 @@ describe.skipIf(missing !== undefined)(
       await phone.page.close();
       await page.close();
     });
+
+    it('passes the session list in one Tab stop, copies a command and a diff, and shows the latest todos', async () => {
+      const t1 = { turn: 1 };
+      const todos = {
+        todos: [
+          { content: 'List the files', status: 'completed' },
+          { content: 'Type the module', status: 'in_progress' },
+        ],
+      };
+      const id = await sessionWith('Keys and copies', [
+        ...changedFilesSession,
+        turnStart(4),
+        userMessage('Plan and list'),
+        assistantMessage({ turn: 4 }, [
+          toolCallBlock('td1', 'todo_write', todos),
+          toolCallBlock('ls4', 'bash', { command: 'ls -la src' }),
+        ]),
+        toolCall('td1', 'todo_write', todos, { turn: 4 }),
+        toolResult('td1', 'ok', { turn: 4 }),
+        toolCall('ls4', 'bash', { command: 'ls -la src' }, { turn: 4 }),
+        toolResult('ls4', 'math.ts', { turn: 4 }),
+        assistantMessage({ turn: 4, step: 1 }, ['Listed.']),
+        turnEnd(4),
+      ]);
+      await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+        origin: host.url,
+      });
+      const { page, errors } = await browser.page();
+      await page.goto(`${host.url}/#/s/${id}`);
+      await page.getByText('Listed.').waitFor();
+      const clipboard = (): Promise<string> => page.evaluate(() => navigator.clipboard.readText());
+
+      // The latest todo list from the session facts.
+      const facts = page.locator('[data-fact="todos"]');
+      expect(await facts.locator('summary').textContent()).toContain('todos 1/2');
+      await facts.locator('summary').click();
+      expect(await facts.locator('li').allTextContents()).toEqual([
+        '✓ List the files',
+        '▸ Type the module',
+      ]);
+      await page.screenshot({ path: `${artifacts}session-todos.png` });
+      await facts.locator('summary').click();
+
+      // Tab from the filter: one session row (the open one), its menu, and on past the list.
+      const rows = await page.locator('.session-row').count();
+      expect(rows).toBeGreaterThan(3);
+      await page.locator('[data-testid="session-filter"]').focus();
+      const stops: string[] = [];
+      for (let i = 0; i < 12; i++) {
+        await page.keyboard.press('Tab');
+        stops.push(
+          await page.evaluate(() => {
+            const el = document.activeElement as HTMLElement | null;
+            return el?.closest('.conversation')
+              ? 'conversation'
+              : el?.classList.contains('session-row')
+                ? `row:${el.dataset['sessionId']}`
+                : (el?.dataset['action'] ?? el?.tagName ?? '');
+          }),
+        );
+        if (stops.at(-1) === 'conversation') break;
+      }
+      expect(stops.filter((stop) => stop.startsWith('row:'))).toEqual([`row:${id}`]);
+      expect(stops).toContain('conversation');
+      // Up and Down walk the rows.
+      await page.locator(`.session-row[data-session-id="${id}"]`).focus();
+      await page.keyboard.press('ArrowDown');
+      expect(
+        await page.evaluate(() => (document.activeElement as HTMLElement).dataset['sessionId']),
+      ).not.toBe(id);
+
+      // Copy a command and a diff from the details.
+      const details = page.locator('[data-testid="details"]');
+      await page.locator('.dsh-card[data-call-id="ls4"] .dsh-card-main').click();
+      await page.keyboard.press('Enter');
+      await details.locator('[data-copy="command"]').click();
+      expect(await clipboard()).toBe('ls -la src');
+      await page.locator('.dsh-card[data-call-id="w2"] .dsh-card-main').click();
+      await page.keyboard.press('Enter');
+      await details.locator('[data-copy="diff"]').click();
+      expect(await clipboard()).toBe(
+        '--- a/README.md\n+++ b/README.md\n@@ -1,0 +1,3 @@\n+# Math\n+\n+`add(a, b)`\n',
+      );
+      expect(errors).toEqual([]);
+      await page.close();
+    });
   },
 );
