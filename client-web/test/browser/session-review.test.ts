@@ -324,5 +324,55 @@ describe.skipIf(missing !== undefined)(
       expect(errors).toEqual([]);
       await page.close();
     });
+
+    it('reads Markdown: a highlighted code block with its language and copy button, a quote, a table, a task list', async () => {
+      const answer = [
+        'Here is the fix:',
+        '',
+        '```ts',
+        'export const answer: number = 42;',
+        '```',
+        '',
+        '> Quoted from the docs.',
+        '',
+        '| file | lines |',
+        '| --- | ---: |',
+        '| a.ts | 12 |',
+        '',
+        '- [x] parse',
+        '- [ ] test',
+      ].join('\n');
+      const id = await sessionWith('Markdown reading', [
+        userMessage('Show me'),
+        turnStart(1),
+        assistantMessage({ turn: 1 }, [answer]),
+        turnEnd(1),
+      ]);
+      await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+        origin: host.url,
+      });
+      const { page, errors } = await browser.page();
+      await page.goto(`${host.url}/#/s/${id}`);
+      const code = page.locator('.markdown .md-code');
+      await code.waitFor();
+      expect(await code.locator('.md-code-lang').textContent()).toBe('ts');
+      // Highlighted: the keyword is a span of its own.
+      await code.locator('[class*="keyword"]').first().waitFor();
+      await code.locator('[data-copy="code"]').click();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+        'export const answer: number = 42;',
+      );
+      expect(await page.locator('.markdown blockquote').textContent()).toContain(
+        'Quoted from the docs.',
+      );
+      expect(await page.locator('.markdown table th').allTextContents()).toEqual(['file', 'lines']);
+      expect(await page.locator('.markdown li.task.done input[type="checkbox"]').isChecked()).toBe(
+        true,
+      );
+      expect(await page.locator('.markdown li.task:not(.done) input').isChecked()).toBe(false);
+      await page.locator('.assistant').screenshot({ path: `${artifacts}markdown-reading.png` });
+      expect(errors).toEqual([]);
+      await page.close();
+    });
   },
 );
