@@ -240,7 +240,6 @@ describe.skipIf(missing !== undefined)(
     });
 
     it('passes the session list in one Tab stop, copies a command and a diff, and shows the latest todos', async () => {
-      const t1 = { turn: 1 };
       const todos = {
         todos: [
           { content: 'List the files', status: 'completed' },
