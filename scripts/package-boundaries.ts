@@ -150,6 +150,8 @@ export const directionRules: DirectionRules = {
       '@dsh/fixtures',
       '@dsh/journal',
       '@dsh/journal-file',
+      // The web rows open an imported Claude Code session.
+      '@dsh/import',
       // The PostgreSQL rows start a temporary cluster with its test kit.
       '@dsh/journal-pg',
       '@dsh/server',

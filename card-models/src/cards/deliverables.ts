@@ -69,7 +69,7 @@ export function deliverablesByTurn(
 }
 
 /** Windows paths name the same file whatever their case. */
-function fileKey(absolutePath: string): string {
+export function fileKey(absolutePath: string): string {
   return /^(?:[A-Za-z]:|\\\\)/.test(absolutePath) ? absolutePath.toLowerCase() : absolutePath;
 }
 
@@ -80,7 +80,7 @@ function isNodeList(
 }
 
 /** The path a successful first-party mutation call wrote, or `undefined` for any other call. */
-function producedPath(tool: ToolCallBlock): string | undefined {
+export function producedPath(tool: ToolCallBlock): string | undefined {
   if (tool.status !== 'ok' || !tool.result || tool.result.isError) return undefined;
   const args = topLevelArgs(tool);
   if (!args) return undefined;

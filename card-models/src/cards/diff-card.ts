@@ -72,7 +72,21 @@ export function diffCard(block: ToolCallBlock, facts: PathFacts): DiffCard | und
   if (!args) return undefined;
   const change =
     block.status === 'running' ? intendedChange(block.name, args) : settled(block, args);
-  if (!change) return undefined;
+  return change && cardOf(block, change, facts);
+}
+
+/**
+ * The change a write/edit/str_replace_editor call asks for, from its arguments alone
+ * (whatever its status): what the changes panel shows for a call that recorded no
+ * applied diff, such as an imported one. `undefined` for malformed arguments.
+ */
+export function argumentDiff(block: ToolCallBlock, facts: PathFacts): DiffCard | undefined {
+  const args = topLevelArgs(block);
+  const change = args && intendedChange(block.name, args);
+  return change && cardOf(block, change, facts);
+}
+
+function cardOf(block: ToolCallBlock, change: Change, facts: PathFacts): DiffCard {
   const hunks = numberHunks(change.hunks);
   const lines = hunks.flatMap((h) => h.lines);
   const { preview, hidden } = previewLines(lines);
@@ -194,7 +208,7 @@ function editList(path: string | undefined, edits: unknown): Change | undefined 
  * The applied change from `meta.diffs`: the entry for the call's path, else the first.
  * `undefined` when meta is missing, empty or any entry is malformed.
  */
-function appliedDiff(meta: JsonObject | undefined, path: string): FileDiff | undefined {
+export function appliedDiff(meta: JsonObject | undefined, path: string): FileDiff | undefined {
   const diffs = meta?.diffs;
   if (!Array.isArray(diffs) || diffs.length === 0) return undefined;
   const checked: FileDiff[] = [];
@@ -222,7 +236,8 @@ function hunkAddsUp(hunk: Hunk): boolean {
   return old === hunk.oldLines && added === hunk.newLines;
 }
 
-function numberHunks(hunks: readonly Hunk[]): DiffHunk[] {
+/** Hunks with the old and new line number of every row. */
+export function numberHunks(hunks: readonly Hunk[]): DiffHunk[] {
   return hunks.map((hunk, index) => {
     let oldLine = hunk.oldStart;
     let newLine = hunk.newStart;

@@ -63,6 +63,14 @@ export { highlightLines } from './highlight-lines.js';
 export { highlightLinesWith, type HighlightToken } from './highlight-tokens.js';
 export { previewLineCount } from './preview-lines.js';
 export { deliverables, deliverablesByTurn, type Deliverable } from './deliverables.js';
+export {
+  combinedDiff,
+  combinedDiffMaxChars,
+  sessionChanges,
+  type CombinedDiff,
+  type FileChange,
+  type FileEdit,
+} from './session-changes.js';
 
 // Terminal output.
 export {

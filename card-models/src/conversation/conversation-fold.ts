@@ -174,14 +174,18 @@ export class ConversationFold {
       case 'assistantMessage': {
         const { turn, step, content, usage } = payload.value;
         const at = { turn, step, seq, time };
-        this.addAssistant(
-          at,
-          content.map((block) => assistantBlock(block, at)).filter(identifiable),
-          usage,
-          false,
-        );
         const state = this.partial.state;
-        if (state !== undefined && state.turn === turn && state.step === step) this.partial.clear();
+        const streamed = state !== undefined && state.turn === turn && state.step === step;
+        const durations = streamed ? this.partial.reasoningDurations() : undefined;
+        const blocks = content.map((block, index) => {
+          const shown = assistantBlock(block, at);
+          const durationMs = durations?.get(index);
+          return shown.kind === 'reasoning' && durationMs !== undefined
+            ? { ...shown, durationMs }
+            : shown;
+        });
+        this.addAssistant(at, blocks.filter(identifiable), usage, false);
+        if (streamed) this.partial.clear();
         return;
       }
       case 'toolCall': {

@@ -41,6 +41,11 @@ export class PartialAccumulator {
    * its result) and a turn end drops them.
    */
   private readonly incomplete = new Map<number, ToolCallAssistantBlock>();
+  /**
+   * When each reasoning block of the step streamed, by message index: its first chunk,
+   * its last delta, and its end (its `blockEnd`, or the first chunk of a later block).
+   */
+  private readonly reasoning = new Map<number, { start: number; last: number; end?: number }>();
   private shared = false;
   private changed = false;
   private projected: PartialMessage | undefined;
@@ -53,9 +58,11 @@ export class PartialAccumulator {
       this.indexes = [];
       this.items = [];
       this.incomplete.clear();
+      this.reasoning.clear();
       this.shared = false;
       this.changed = true;
     }
+    this.time(at, value);
     switch (value.case) {
       case 'blockStart':
         return this.put(value.value.index, emptyBlock(value.value.blockType, at));
@@ -105,8 +112,42 @@ export class PartialAccumulator {
     this.indexes = [];
     this.items = [];
     this.incomplete.clear();
+    this.reasoning.clear();
     this.shared = false;
     this.changed = true;
+  }
+
+  /**
+   * How long each reasoning block of the step took to stream, in ms by message index,
+   * from the chunks' times; blocks whose chunks carry no time are absent.
+   */
+  reasoningDurations(): Map<number, number> {
+    const durations = new Map<number, number>();
+    for (const [index, { start, last, end }] of this.reasoning) {
+      durations.set(index, Math.max(0, (end ?? last) - start));
+    }
+    return durations;
+  }
+
+  /** Notes when a reasoning block starts, streams and ends. */
+  private time(at: BlockOrigin, value: StreamChunk['chunk']): void {
+    const ms = timeMs(at.time);
+    if (ms === undefined || value.case === undefined || !('index' in value.value)) return;
+    const index = value.value.index;
+    for (const [other, times] of this.reasoning) {
+      if (other < index && times.end === undefined) times.end = ms;
+    }
+    const reasoningStart =
+      (value.case === 'blockStart' && value.value.blockType === BlockType.REASONING) ||
+      value.case === 'reasoningDelta';
+    const times = this.reasoning.get(index);
+    if (times === undefined) {
+      if (reasoningStart) this.reasoning.set(index, { start: ms, last: ms });
+      return;
+    }
+    if (times.end !== undefined) return;
+    if (value.case === 'blockEnd') times.end = ms;
+    else times.last = ms;
   }
 
   /** A copy of the partial's shown blocks in message order (no incomplete tool calls). */
@@ -260,4 +301,10 @@ function emptyBlock(type: BlockType, at: BlockOrigin): AssistantBlock {
     return { kind: 'tool-call', callId: '', tool };
   }
   return { kind: 'text', text: '' };
+}
+
+function timeMs(time: Timestamp | undefined): number | undefined {
+  return time === undefined
+    ? undefined
+    : Number(time.seconds) * 1000 + Math.floor(time.nanos / 1e6);
 }

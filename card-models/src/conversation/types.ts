@@ -93,7 +93,16 @@ export interface ToolCallBlock {
 /** One block of an assistant node. */
 export type AssistantBlock =
   | { readonly kind: 'text'; readonly text: string }
-  | { readonly kind: 'reasoning'; readonly text: string }
+  | {
+      readonly kind: 'reasoning';
+      readonly text: string;
+      /**
+       * How long the block took to stream (its first chunk to its end, from the events'
+       * times); absent when the step's chunks are not in the window (an import, an
+       * older page that starts at the message).
+       */
+      readonly durationMs?: number;
+    }
   | { readonly kind: 'tool-call'; readonly callId: string; readonly tool: ToolCallBlock };
 
 /** A node of the conversation in surface order. Every node carries the seq it came from. */

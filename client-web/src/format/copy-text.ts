@@ -41,3 +41,22 @@ export async function copyWithFeedback(button: HTMLElement, text: string): Promi
     delete button.dataset['copied'];
   }, 1_500);
 }
+
+/** A diff card's rows as a unified diff: one `@@` head per hunk, then `+`/`-`/` ` rows. */
+export function unifiedDiff(
+  path: string,
+  hunks: readonly {
+    oldStart: number;
+    oldLines: number;
+    newStart: number;
+    newLines: number;
+    lines: readonly { kind: 'context' | 'added' | 'removed'; text: string }[];
+  }[],
+): string {
+  const sign = { added: '+', removed: '-', context: ' ' } as const;
+  const body = hunks.flatMap((h) => [
+    `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`,
+    ...h.lines.map((line) => sign[line.kind] + line.text),
+  ]);
+  return [`--- a/${path}`, `+++ b/${path}`, ...body].join('\n') + '\n';
+}

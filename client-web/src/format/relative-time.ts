@@ -19,7 +19,7 @@ export function relativeTime(ms: number, now: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
-/** A duration for the trajectory view: "850 ms", "4.2 s", "3 min 5 s". */
+/** A duration for cards, thinking, turns and the trajectory: "850 ms", "4.2 s", "3 min 5 s". */
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;

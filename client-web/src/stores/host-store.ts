@@ -39,6 +39,14 @@ export const useHostStore = defineStore('host', () => {
   const canUpdate = computed(() => facts.value?.capabilities.includes('update') ?? false);
   const canDelete = computed(() => facts.value?.capabilities.includes('delete') ?? false);
 
+  /** The models a new session can use, the default first (DescribeHost `models`). */
+  const models = computed<readonly string[]>(() => {
+    const named = facts.value?.models ?? [];
+    if (named.length > 0) return named;
+    const fallback = facts.value?.defaultModel ?? '';
+    return fallback === '' ? [] : [fallback];
+  });
+
   /** Path facts for cards of a session in `cwd`. */
   function pathFacts(cwd: string): PathFacts {
     return { cwd, home: facts.value?.homeDir ?? '' };
@@ -56,6 +64,7 @@ export const useHostStore = defineStore('host', () => {
     canCreate,
     canUpdate,
     canDelete,
+    models,
     pathFacts,
   };
 });

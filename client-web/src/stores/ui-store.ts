@@ -10,7 +10,7 @@ const themeKey = 'dsh-theme';
 export const useUiStore = defineStore('ui', () => {
   const stored = globalThis.localStorage?.getItem(themeKey);
   const theme = ref<ThemeChoice>(stored === 'light' || stored === 'dark' ? stored : 'system');
-  const view = ref<'conversation' | 'trajectory'>('conversation');
+  const view = ref<'conversation' | 'trajectory' | 'changes'>('conversation');
   const narrow = globalThis.matchMedia?.('(max-width: 720px)');
   const sidebarOpen = ref(!(narrow?.matches ?? false));
   const dark = globalThis.matchMedia?.('(prefers-color-scheme: dark)');

@@ -19,7 +19,11 @@ import { webDistDir } from '../../web-dist.js';
 /** The parts of a host journal the browser tests use. */
 interface HostJournal {
   readonly length: number;
-  append(payloads: readonly SessionEvent['payload'][]): Promise<SessionEvent[]>;
+  readonly header: { readonly cwd: string; readonly parentId: string; readonly model: string };
+  append(
+    payloads: readonly SessionEvent['payload'][],
+    options?: { readonly times?: readonly Date[] },
+  ): Promise<SessionEvent[]>;
 }
 
 /**
@@ -69,6 +73,8 @@ export async function startWebHost(
     approvals?: Record<string, ApprovalPolicy>;
     /** Model prices, so baselines carry a cost (none by default, like a host without any). */
     prices?: PriceTable;
+    /** The models DescribeHost names (the demo model runs each); just `demo` by default. */
+    models?: readonly string[];
   } = {},
 ): Promise<WebHost> {
   const dir = await mkdtemp(join(tmpdir(), 'dsh-web-test-'));
@@ -101,6 +107,7 @@ export async function startWebHost(
       webRoot,
       defaultCwd: dir,
       defaultModel: 'demo',
+      ...(options.models !== undefined && { models: options.models }),
       follow: { heartbeatMs: 1_000 },
       log: () => {},
     });

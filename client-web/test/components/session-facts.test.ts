@@ -88,6 +88,26 @@ describe('SessionFacts', () => {
     expect(cost.attributes('title')).toContain('2 steps not priced yet');
   });
 
+  it('shows the latest todo list: its counts, and the items on a click', async () => {
+    const wrapper = mount(SessionFacts, {
+      props: {
+        usage: usage({}),
+        model: 'demo',
+        running: true,
+        openTurn: undefined,
+        todos: [
+          { content: 'Read the parser', status: 'completed' },
+          { content: 'Fix the bug', status: 'in_progress' },
+          { content: 'Add a test', status: 'pending' },
+        ],
+      },
+    });
+    const todos = wrapper.get('[data-fact="todos"]');
+    expect(todos.get('summary').text()).toBe('todos 1/3');
+    expect(todos.get('summary').attributes('title')).toBe('Working on: Fix the bug');
+    await expect(`${todos.html()}\n`).toMatchFileSnapshot('__snapshots__/session-facts.todos.html');
+  });
+
   it('is not drawn for a session with no model and no usage', () => {
     const wrapper = mount(SessionFacts, {
       props: { usage: undefined, model: '', running: false, openTurn: undefined },

@@ -28,6 +28,7 @@ import { resolveToken, hostVersion, startServer } from '@dsh/server';
 import type { ServeConfig } from './parse-serve-args.js';
 import { buildWebClient } from './build-web-client.js';
 import { seedDemoSessions } from './seed-demo-sessions.js';
+import { runnableModels } from './runnable-models.js';
 
 /** The demo journals copied into an empty data dir on first start. */
 const demoJournalsDir = journalsDir;
@@ -207,6 +208,7 @@ async function serveStore(
       token,
       webRoot,
       defaultModel: model.model,
+      models: runnableModels(model, models.keys()),
       limits: config.limits,
     });
   } catch (error) {

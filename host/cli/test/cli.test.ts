@@ -276,6 +276,9 @@ describe('dsh serve (subprocess)', () => {
     );
     const facts = await client.describeHost({});
     expect(facts.capabilities).toContain('follow');
+    // The models the host runs, its default first; the offline demo model always runs.
+    expect(facts.models[0]).toBe(facts.defaultModel);
+    expect(facts.models).toContain('demo');
     const seeded = (await readdir(dataDir)).filter((name) => name.endsWith('.jsonl'));
     const listed = await client.listSessions({});
     expect(listed.sessions).toHaveLength(seeded.length);

@@ -42,6 +42,8 @@ export interface ServerOptions {
   readonly version?: string;
   readonly defaultCwd?: string;
   readonly defaultModel?: string;
+  /** The models this host can run (`SessionServiceDeps.models`). */
+  readonly models?: readonly string[];
   readonly follow?: Partial<FollowOptions>;
   /** Largest request message in bytes (1 MiB by default). */
   readonly readMaxBytes?: number;
@@ -106,6 +108,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     version,
     defaultCwd: options.defaultCwd ?? process.cwd(),
     defaultModel: options.defaultModel ?? '',
+    ...(options.models === undefined ? {} : { models: options.models }),
     follow: { ...defaultFollowOptions, ...options.follow },
     streams,
     ...(options.continuation === undefined ? {} : { continuation: options.continuation }),

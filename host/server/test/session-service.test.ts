@@ -61,6 +61,20 @@ describe('DescribeHost (RPC)', () => {
       capabilities: ['page', 'follow', 'watch', 'create', 'update', 'delete', 'search'],
     });
     expect(facts.homeDir).not.toBe('');
+    expect(facts.models).toEqual(['demo']);
+  });
+
+  it('names the models the host runs, the default first, and CreateSession takes only those', async () => {
+    host = await startTestHost({ defaultModel: 'big', models: ['small', 'big', 'demo'] });
+    expect((await host.client.describeHost({})).models).toEqual(['big', 'small', 'demo']);
+    const made = await host.client.createSession({ model: 'small' });
+    expect(made.session?.model).toBe('small');
+    const error = await rpcError(host.client.createSession({ model: 'huge' }));
+    expect(error?.code).toBe(Code.InvalidArgument);
+    expect(error?.rawMessage).toBe(
+      'model "huge" is not one this host runs: use one of "big", "small", "demo" ' +
+        '(DescribeHost models), or add it to the models of the host config',
+    );
   });
 });
 

@@ -30,6 +30,11 @@ export interface SessionServiceDeps {
   readonly defaultCwd: string;
   /** The model a session gets when CreateSession leaves it empty. */
   readonly defaultModel: string;
+  /**
+   * The models this host can run (DescribeHost `models`); CreateSession refuses any
+   * other. Without it the host names only its default model and takes any name.
+   */
+  readonly models?: readonly string[];
   /** Follow and WatchSessions tuning (heartbeat, queue limit). */
   readonly follow: FollowOptions;
   /** Counts open Follow and WatchSessions streams (for leak checks). */
@@ -50,6 +55,7 @@ export interface SessionServiceDeps {
  */
 export function createSessionService(deps: SessionServiceDeps): ServiceImpl<typeof SessionService> {
   const { store, agent } = deps;
+  const models = offeredModels(deps);
   return {
     describeHost() {
       const capabilities = ['page', 'follow', 'watch', 'create', 'update', 'delete'];
@@ -62,6 +68,7 @@ export function createSessionService(deps: SessionServiceDeps): ServiceImpl<type
         capabilities,
         defaultCwd: deps.defaultCwd,
         defaultModel: deps.defaultModel,
+        models,
       };
     },
 
@@ -87,6 +94,14 @@ export function createSessionService(deps: SessionServiceDeps): ServiceImpl<type
         req.continueFrom === ''
           ? undefined
           : await abortable(continued(req.continueFrom), ctx.signal);
+      if (deps.models !== undefined && req.model !== '' && !models.includes(req.model)) {
+        throw new JournalError(
+          'invalid_argument',
+          `model ${JSON.stringify(req.model)} is not one this host runs: use one of ` +
+            `${models.map((m) => JSON.stringify(m)).join(', ')} (DescribeHost models), ` +
+            'or add it to the models of the host config',
+        );
+      }
       const cwd = req.cwd !== '' ? req.cwd : (source?.header.cwd ?? deps.defaultCwd);
       await abortable(requireDirectory(cwd), ctx.signal);
       if (req.parentId !== '') await abortable(store.open(req.parentId), ctx.signal);
@@ -220,4 +235,10 @@ async function requireDirectory(cwd: string): Promise<void> {
     fail('does not exist');
   }
   if (!isDir) fail('is not a directory');
+}
+
+/** The models DescribeHost names: the default first, each once. */
+function offeredModels(deps: SessionServiceDeps): string[] {
+  const named = deps.models ?? [];
+  return [...new Set([deps.defaultModel, ...named].filter((m) => m !== ''))];
 }

@@ -138,20 +138,22 @@ class DescribeHostRequest(_message.Message):
     def __init__(self) -> None: ...
 
 class DescribeHostResponse(_message.Message):
-    __slots__ = ["capabilities", "default_cwd", "default_model", "format_version", "home_dir", "version"]
+    __slots__ = ["capabilities", "default_cwd", "default_model", "format_version", "home_dir", "models", "version"]
     CAPABILITIES_FIELD_NUMBER: _ClassVar[int]
     DEFAULT_CWD_FIELD_NUMBER: _ClassVar[int]
     DEFAULT_MODEL_FIELD_NUMBER: _ClassVar[int]
     FORMAT_VERSION_FIELD_NUMBER: _ClassVar[int]
     HOME_DIR_FIELD_NUMBER: _ClassVar[int]
+    MODELS_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     capabilities: _containers.RepeatedScalarFieldContainer[str]
     default_cwd: str
     default_model: str
     format_version: int
     home_dir: str
+    models: _containers.RepeatedScalarFieldContainer[str]
     version: str
-    def __init__(self, version: _Optional[str] = ..., format_version: _Optional[int] = ..., home_dir: _Optional[str] = ..., capabilities: _Optional[_Iterable[str]] = ..., default_cwd: _Optional[str] = ..., default_model: _Optional[str] = ...) -> None: ...
+    def __init__(self, version: _Optional[str] = ..., format_version: _Optional[int] = ..., home_dir: _Optional[str] = ..., capabilities: _Optional[_Iterable[str]] = ..., default_cwd: _Optional[str] = ..., default_model: _Optional[str] = ..., models: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class EditQueueRequest(_message.Message):
     __slots__ = ["content", "queue_id", "session_id"]
