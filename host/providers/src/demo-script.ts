@@ -21,8 +21,9 @@ const intro =
   'my answers are fixed. I will walk through every first-party tool on this working ' +
   'directory, one step at a time, so you can see each card. Shell commands wait for your approval. ' +
   `dsh gives me a deliberately tiny context budget (${demoContextBudget.toLocaleString('en-US')} tokens unless "models.demo.contextBudget" ` +
-  'says otherwise), so the host compacts this conversation during the tour: watch for the divider, ' +
-  'or type /compact to ask for one.';
+  'says otherwise), so the host compacts this conversation once it outgrows that: one tour ' +
+  'nearly fills it and a second prompt passes it (watch for the divider), or type /compact ' +
+  'to ask for one.';
 
 /** The tour: every first-party tool, on the real working directory, in a fixed order. */
 export function demoSteps(facts: DemoFacts): DemoStep[] {
