@@ -58,6 +58,7 @@ export function launchHost(options: HostOptions, startTimeoutMs = 120_000): Host
     process.execPath,
     [
       ...(options.nodeArgs ?? []),
+      ...extraNodeArgs(),
       dshBin,
       'serve',
       '--port',
@@ -145,6 +146,14 @@ export function launchHost(options: HostOptions, startTimeoutMs = 120_000): Host
   running.add(host);
   void exited.then(() => running.delete(host));
   return host;
+}
+
+/**
+ * Node flags every host gets from `SOAK_HOST_NODE_ARGS` (space-separated), to look
+ * inside a probe's hosts: `SOAK_HOST_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'`.
+ */
+function extraNodeArgs(): string[] {
+  return (process.env.SOAK_HOST_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
 }
 
 /** Launches a host and waits until it serves; the process is killed if it never does. */
