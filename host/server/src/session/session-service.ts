@@ -135,7 +135,7 @@ export function createSessionService(deps: SessionServiceDeps): ServiceImpl<type
 
     async *follow(req, ctx) {
       const journal = await abortable(store.open(req.sessionId), ctx.signal);
-      yield* follow(journal, req.afterSeq, deps.follow, ctx.signal, deps.streams);
+      yield* follow(journal, req, deps.follow, ctx.signal, deps.streams);
     },
 
     async prompt(req, ctx) {
