@@ -32,10 +32,10 @@ export const defaultFollowOptions: FollowOptions = {
 /**
  * The frames of one follow stream: the opening cursor, then every event from
  * `afterSeq + 1` (or seq 0 when it is absent) on, as `Journal.follow` delivers them
- * (contiguous, each exactly once, catch-up in bounded chunks), one `event` frame each, or
- * `events` frames of what is ready at once when the request sets `maxBatchEvents` above
- * 1 (see `batchEnd`), with a heartbeat whenever
- * it is idle for `heartbeatMs`. It ends only by error: `canceled` when `signal` aborts,
+ * (contiguous, each exactly once, catch-up in bounded chunks): one `event` frame each,
+ * or `events` frames of what is ready at once when the request sets `maxBatchEvents`
+ * above 1 (see `batchEnd`); a heartbeat whenever it is idle for `heartbeatMs`. It ends
+ * only by error: `canceled` when `signal` aborts,
  * `resource_exhausted` (`too_slow`) when the reader falls `queueLimit` events behind. The
  * follow and the events being sent are released the moment `signal` aborts, even while
  * the generator is suspended on a blocked write.
