@@ -38,6 +38,17 @@ export interface HostProcess {
 /** Every host process of this run that has not exited. */
 const running = new Set<HostProcess>();
 
+// However the soak ends (a crash included), it leaves no host running behind it.
+process.on('exit', () => {
+  for (const host of running) {
+    try {
+      process.kill(host.pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+});
+
 /** SIGKILLs every host of this run still running (an interrupted run). */
 export async function killAllHosts(): Promise<void> {
   await Promise.all([...running].map((host) => host.kill9()));

@@ -1,7 +1,7 @@
 import { Code, ConnectError } from '@connectrpc/connect';
 import { userMessage } from '@dsh/fixtures';
 import { create } from '@bufbuild/protobuf';
-import { SessionEventSchema, type SessionEvent } from '@dsh/gen/events';
+import { SessionEventSchema, type SessionEvent, type SessionEventEntry } from '@dsh/gen/events';
 import type { FollowResponse } from '@dsh/gen/service';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { noteLineLength, type Journal } from '@dsh/journal';
@@ -69,7 +69,12 @@ describe('batchEnd', () => {
     },
     { name: 'up to max events per frame', lengths: [10, 10, 10, 10, 10], max: 2, ends: [2, 4, 5] },
     { name: 'small events in one frame', lengths: [10, 10, 10], max: 500, ends: [3] },
-    { name: 'stops before the size bound', lengths: [200_000, 100_000, 10], max: 500, ends: [1, 3] },
+    {
+      name: 'stops before the size bound',
+      lengths: [200_000, 100_000, 10],
+      max: 500,
+      ends: [1, 3],
+    },
     {
       name: 'an event over the bound travels alone',
       lengths: [10, 300_000, 10],
@@ -109,7 +114,7 @@ describe('Follow (RPC)', () => {
       if (value?.frame.case !== 'events')
         throw new Error(`expected events, got ${value?.frame.case}`);
       sizes.push(value.frame.value.events.length);
-      seqs.push(...value.frame.value.events.map((e) => e.event!.seq));
+      seqs.push(...value.frame.value.events.map((e: SessionEventEntry) => e.event!.seq));
     }
     expect(seqs).toEqual(range(10, 700));
     // Catch-up comes in few frames, none over the host's cap.
@@ -120,7 +125,7 @@ describe('Follow (RPC)', () => {
     while (live.at(-1) !== 701) {
       const { value } = await it.next();
       if (value?.frame.case === 'events')
-        live.push(...value.frame.value.events.map((e) => e.event!.seq));
+        live.push(...value.frame.value.events.map((e: SessionEventEntry) => e.event!.seq));
     }
     expect(live).toEqual([700, 701]);
     ac.abort();

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { create, type MessageInitShape } from '@bufbuild/protobuf';
 import { timestampNow } from '@bufbuild/protobuf/wkt';
 import type { SessionEvent } from '@dsh/gen/events';
@@ -34,7 +35,8 @@ export const defaultFollowOptions: FollowOptions = {
  * `afterSeq + 1` (or seq 0 when it is absent) on, as `Journal.follow` delivers them
  * (contiguous, each exactly once, catch-up in bounded chunks): one `event` frame each,
  * or `events` frames of what is ready at once when the request sets `maxBatchEvents`
- * above 1 (see `batchEnd`); a heartbeat whenever it is idle for `heartbeatMs`. It ends
+ * above 1 (see `batchEnd`), pausing `pace()` ms between live frames then; a heartbeat whenever it
+ * is idle for `heartbeatMs`. It ends
  * only by error: `canceled` when `signal` aborts,
  * `resource_exhausted` (`too_slow`) when the reader falls `queueLimit` events behind. The
  * follow and the events being sent are released the moment `signal` aborts, even while
@@ -45,7 +47,10 @@ export async function* follow(
   request: FollowFrom,
   options: FollowOptions,
   signal: AbortSignal,
-  counter?: StreamCounter,
+  {
+    counter,
+    pace,
+  }: { counter?: StreamCounter | undefined; pace?: (() => number) | undefined } = {},
 ): AsyncGenerator<FollowResponse, void, undefined> {
   const { afterSeq } = request;
   const maxBatch = Math.min(request.maxBatchEvents ?? 0, maxBatchEvents);
@@ -96,6 +101,9 @@ export async function* follow(
         i = end;
       }
       sending = [];
+      // A busy host lets a batching follower's next events gather into one frame.
+      const gap = maxBatch > 1 && pace !== undefined ? pace() : 0;
+      if (gap > 0) await abortable(sleep(gap), signal);
     }
   } finally {
     signal.removeEventListener('abort', release);
