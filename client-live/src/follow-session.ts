@@ -4,6 +4,12 @@ import type { PageResponse, SessionService } from '@dsh/gen/service';
 import type { AttemptContext } from './reconnect-loop.js';
 
 /**
+ * Events per follow frame the clients ask for: catching up after a reconnect, or while
+ * events come faster than the client reads, takes a few frames instead of one per event.
+ */
+export const followBatchEvents = 500;
+
+/**
  * Follows `sessionId` from `endSeq` (the window's end) until the stream ends or fails,
  * handing each event to `onEvent`. Throws `aborted` when the stream opens elsewhere than
  * `endSeq`, so the window resyncs instead of showing a hole.
@@ -16,7 +22,10 @@ export async function followSession(
   onEvent: (event: SessionEvent) => void,
 ): Promise<void> {
   const afterSeq = endSeq > 0 ? endSeq - 1 : undefined;
-  const stream = client.follow({ sessionId, afterSeq }, { signal: context.signal, timeoutMs: 0 });
+  const stream = client.follow(
+    { sessionId, afterSeq, maxBatchEvents: followBatchEvents },
+    { signal: context.signal, timeoutMs: 0 },
+  );
   for await (const response of stream) {
     context.touch();
     const frame = response.frame;
@@ -32,6 +41,9 @@ export async function followSession(
         break;
       case 'event':
         if (frame.value.event !== undefined) onEvent(frame.value.event);
+        break;
+      case 'events':
+        for (const entry of frame.value.events) if (entry.event !== undefined) onEvent(entry.event);
         break;
       case 'heartbeat':
       case undefined:

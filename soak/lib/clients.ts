@@ -15,16 +15,21 @@ export type SessionClient = Client<typeof SessionService>;
  * A client over one protocol: Connect JSON over HTTP/1.1, Connect binary over h2c, or
  * gRPC over h2c (gRPC needs HTTP/2).
  */
-export function sessionClient(url: string, protocol: Protocol = 'connect-json'): SessionClient {
+export function sessionClient(
+  url: string,
+  protocol: Protocol = 'connect-json',
+  options: { idleConnectionTimeoutMs?: number } = {},
+): SessionClient {
   const interceptors = [retryRefusedStreams];
   const transport =
     protocol === 'grpc'
-      ? createGrpcTransport({ baseUrl: url, interceptors })
+      ? createGrpcTransport({ baseUrl: url, interceptors, ...options })
       : createConnectTransport({
           baseUrl: url,
           httpVersion: protocol === 'connect-binary' ? '2' : '1.1',
           useBinaryFormat: protocol === 'connect-binary',
           interceptors,
+          ...options,
         });
   return createClient(SessionService, transport);
 }

@@ -38,6 +38,17 @@ export interface HostProcess {
 /** Every host process of this run that has not exited. */
 const running = new Set<HostProcess>();
 
+// However the soak ends (a crash included), it leaves no host running behind it.
+process.on('exit', () => {
+  for (const host of running) {
+    try {
+      process.kill(host.pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+});
+
 /** SIGKILLs every host of this run still running (an interrupted run). */
 export async function killAllHosts(): Promise<void> {
   await Promise.all([...running].map((host) => host.kill9()));
@@ -58,6 +69,7 @@ export function launchHost(options: HostOptions, startTimeoutMs = 120_000): Host
     process.execPath,
     [
       ...(options.nodeArgs ?? []),
+      ...extraNodeArgs(),
       dshBin,
       'serve',
       '--port',
@@ -145,6 +157,14 @@ export function launchHost(options: HostOptions, startTimeoutMs = 120_000): Host
   running.add(host);
   void exited.then(() => running.delete(host));
   return host;
+}
+
+/**
+ * Node flags every host gets from `SOAK_HOST_NODE_ARGS` (space-separated), to look
+ * inside a probe's hosts: `SOAK_HOST_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'`.
+ */
+function extraNodeArgs(): string[] {
+  return (process.env.SOAK_HOST_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
 }
 
 /** Launches a host and waits until it serves; the process is killed if it never does. */

@@ -38,15 +38,14 @@ export const followAbortCycles: Probe = {
     const cycles = ctx.short ? 1_000 : 10_000;
     const cwd = ctx.dir('cwd');
     const host = await ctx.host({ cwd, nodeArgs: censusArgs });
-    const clients = protocols.map((p) => sessionClient(host.url, p));
-    const control = clients[0]!;
+    const control = sessionClient(host.url, protocols[0]);
     const sessionId = (await control.createSession({ cwd })).session?.id ?? '';
     const length = (await streamTurn(control, sessionId, 200, 40)) + 1;
     // Warm up with the same mix, so first-use memory is in the figures at rest.
-    await runCycles(clients, sessionId, length, 200, createPrng(2).next);
+    await runCycles(host.url, sessionId, length, 200, createPrng(2).next);
     await streamTurn(control, sessionId, 300, 400);
     const before = await usage(host, cwd);
-    const counts = await runCycles(clients, sessionId, length, cycles, createPrng(3).next);
+    const counts = await runCycles(host.url, sessionId, length, cycles, createPrng(3).next);
     await streamTurn(control, sessionId, 300, 400);
     const after = await usage(host, cwd);
     await host.stop();
@@ -169,15 +168,37 @@ async function usage(host: StartedHost, cwd: string): Promise<Usage> {
 
 const mb = (kb: number): string => (kb / 1024).toFixed(0);
 
+/**
+ * Cycles one client (one HTTP/2 connection) serves: a client that resets streams faster
+ * than about 33 a second for long trips nghttp2's rapid-reset guard, which ends its
+ * connection with GOAWAY, as it should for an attacker; a crowd of browsers spreads its
+ * cycles over many connections.
+ */
+const cyclesPerClient = 300;
+
 /** Runs `cycles` follow/abort cycles, 16 at a time, over every protocol and abort point. */
 async function runCycles(
-  clients: readonly SessionClient[],
+  url: string,
   sessionId: string,
   length: number,
   cycles: number,
   random: () => number,
 ): Promise<{ byPoint: number[]; errors: number }> {
   const byPoint = abortPoints.map(() => 0);
+  const clients = new Map<number, SessionClient>();
+  const clientFor = (i: number): SessionClient => {
+    const key = Math.floor(i / (cyclesPerClient * protocols.length)) * protocols.length;
+    const slot = key + (i % protocols.length);
+    let client = clients.get(slot);
+    if (client === undefined) {
+      // Closed once idle, so the connections of finished cycles hold no fd at the census.
+      client = sessionClient(url, protocols[i % protocols.length]!, {
+        idleConnectionTimeoutMs: 1_000,
+      });
+      clients.set(slot, client);
+    }
+    return client;
+  };
   let errors = 0;
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -186,7 +207,7 @@ async function runCycles(
       const point = Math.floor(random() * abortPoints.length);
       byPoint[point]!++;
       const abort = new AbortController();
-      const client = clients[i % clients.length]!;
+      const client = clientFor(i);
       // Only the catch-up cycles read history; the others start near the end, so a cycle
       // costs the host little and the run stays short.
       const afterSeq = point === 2 ? undefined : point === 3 ? length - 1 : length - 3;

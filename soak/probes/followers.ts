@@ -6,6 +6,9 @@ import { createPrng } from '@dsh/fixtures/prng';
 import { crowdArgs } from '../lib/soak-context.js';
 import { startWorkload } from '../lib/workload.js';
 
+/** Events per frame the followers ask for, as the clients do (client-live's `followBatchEvents`). */
+const followBatchEvents = 500;
+
 /** How long followers get to reach the end once the appends stop. */
 const graceMs = 120_000;
 
@@ -116,27 +119,38 @@ function followAtRandom(
       // Random disconnects while the session grows; once it stops, read on to the end.
       const live = last() === undefined;
       const budget = 1 + Math.floor(random() * 300);
-      const timer = live ? setTimeout(() => abort.abort(), 200 + random() * 3_000) : undefined;
+      const timer = live ? setTimeout(() => abort.abort(), 1_000 + random() * 9_000) : undefined;
       let got = 0;
       try {
         const afterSeq = tally.next > 0 ? tally.next - 1 : undefined;
-        const stream = client.follow({ sessionId, afterSeq }, { signal: abort.signal });
+        const stream = client.follow(
+          { sessionId, afterSeq, maxBatchEvents: followBatchEvents },
+          { signal: abort.signal },
+        );
         for await (const frame of stream) {
           const { case: kind, value } = frame.frame;
           if (kind === 'opening' && value.firstSeq !== tally.next) {
             tally.errors.push(`opening at ${value.firstSeq} where ${tally.next} was asked for`);
           }
-          if (kind !== 'event' || !value.event) continue;
-          const seq = value.event.seq;
-          if (seq < tally.next) tally.duplicates++;
-          else {
-            if (seq > tally.next) {
-              tally.gaps++;
-              tally.missing += seq - tally.next;
+          const seqs =
+            kind === 'event'
+              ? [value.event?.seq]
+              : kind === 'events'
+                ? value.events.map((e) => e.event?.seq)
+                : [];
+          for (const seq of seqs) {
+            if (seq === undefined) tally.errors.push('a frame held an entry without an event');
+            else if (seq < tally.next) tally.duplicates++;
+            else {
+              if (seq > tally.next) {
+                tally.gaps++;
+                tally.missing += seq - tally.next;
+              }
+              tally.next = seq + 1;
             }
-            tally.next = seq + 1;
           }
-          if (reachedEnd() || (++got >= budget && last() === undefined)) break;
+          got += seqs.length;
+          if (reachedEnd() || (got >= budget && last() === undefined)) break;
         }
       } catch (error) {
         const expected =

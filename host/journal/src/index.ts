@@ -11,6 +11,7 @@ export {
   type KnownPayloadCase,
 } from './event-types.js';
 export { isJournalTime } from './check-append-times.js';
+export { lineLength, noteLineLength } from './event-line-bytes.js';
 export { eventPayloads } from './event-payloads.js';
 export {
   factsRestore,

@@ -2,6 +2,7 @@ import { create, fromJson, toJson, type JsonObject, type JsonValue } from '@bufb
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { ExtensionEventSchema, SessionEventSchema, type SessionEvent } from '@dsh/gen/events';
 import { eventTypes, payloadCaseByType } from './event-types.js';
+import { noteLineLength } from './event-line-bytes.js';
 
 /** A parse outcome: edges of the journal return results instead of throwing. */
 export type LineResult<T> = { ok: true; value: T } | { ok: false; error: string };
@@ -62,7 +63,9 @@ export function decodeEventLine(line: string, expectedSeq: number): LineResult<S
   }
   const head = checkEventHead(parsed, expectedSeq);
   if (!head.ok) return head;
-  return { ok: true, value: eventFromHead(head.value) };
+  const event = eventFromHead(head.value);
+  noteLineLength(event, line.length);
+  return { ok: true, value: event };
 }
 
 /**

@@ -2,6 +2,7 @@ import { create } from '@bufbuild/protobuf';
 import { timestampFromMs } from '@bufbuild/protobuf/wkt';
 import { SessionEventSchema, type SessionEvent } from '@dsh/gen/events';
 import { checkAppendTimes } from './check-append-times.js';
+import { noteLineLength } from './event-line-bytes.js';
 import { encodeEventLine, eventType, maxSeq } from './journal-line.js';
 import { JournalError, type AppendOptions, type EventPayload } from './journal-types.js';
 import { maxEventLineBytes } from './oversized-line.js';
@@ -41,7 +42,11 @@ export function prepareAppend(
       payload,
     }),
   );
-  const lines = events.map((e) => Buffer.from(encodeEventLine(e) + '\n'));
+  const lines = events.map((e) => {
+    const line = encodeEventLine(e);
+    noteLineLength(e, line.length);
+    return Buffer.from(line + '\n');
+  });
   const tooLarge = lines.findIndex((line) => line.length - 1 > maxEventLineBytes);
   if (tooLarge !== -1) {
     const event = events[tooLarge]!;

@@ -10,9 +10,16 @@ import { universalRequestFromNodeRequest } from '@connectrpc/connect-node';
 import { checkRequestBody, createRequestBodyInterceptor } from './check-request-body.js';
 import { isClientGone } from './client-gone.js';
 import type { RequestLog } from './error-interceptor.js';
-import { strictCompressions } from './strict-compression.js';
+import { createLoopSlices } from './loop-slices.js';
+import { sendUncompressed, strictCompressions } from './strict-compression.js';
 import { answerRpcError, isRpcRequest } from './rpc-error-answer.js';
 import { stalledClientName, writeNodeResponse, type NodeResponse } from './write-node-response.js';
+
+/**
+ * Most time the responses of one handler write in one turn of the event loop before
+ * requests, timers and other I/O get their turn (`createLoopSlices`).
+ */
+const responseSliceMs = 10;
 
 /** A Node request of either HTTP version. */
 export type NodeRequest = IncomingMessage | Http2ServerRequest;
@@ -54,6 +61,7 @@ export function createRpcHandler(options: RpcHandlerOptions): NodeHandler {
   for (const h of router.handlers) {
     services.set(h.service.typeName, [...(services.get(h.service.typeName) ?? []), h.method.name]);
   }
+  const slices = createLoopSlices(responseSliceMs);
   const known = [...services]
     .map(([service, methods]) => `${service} (${methods.join(', ')})`)
     .join('; ');
@@ -79,13 +87,14 @@ export function createRpcHandler(options: RpcHandlerOptions): NodeHandler {
       undefined,
       options.contextValues(req),
     );
+    if (handler.method.methodKind === 'server_streaming') sendUncompressed(request.header);
     const clientLeft = (): boolean =>
       'stream' in req
         ? req.aborted || req.stream.destroyed || req.stream.closed
         : req.aborted || !req.complete;
     checkRequestBody(request, handler.method, { readMaxBytes, compressions, clientLeft })
       .then((checked) => handler(checked))
-      .then((response) => writeNodeResponse(response, res, options.stallTimeoutMs))
+      .then((response) => writeNodeResponse(response, res, options.stallTimeoutMs, slices))
       .catch((error: unknown) => {
         if (causedBy(error, stalledClientName)) {
           options.log(`dsh: ${procedure}: closed a stream whose client stopped reading`);

@@ -7,6 +7,7 @@ import { SessionService } from '@dsh/gen/service';
 import type { JournalStore } from '@dsh/journal';
 import { createNoAgentControl, type AgentControl } from './session/agent-control.js';
 import { defaultFollowOptions, type FollowOptions } from './session/follow.js';
+import { createBusyPacer } from './session/busy-pacer.js';
 import { createSessionService, type SessionServiceDeps } from './session/session-service.js';
 import { createStreamCounter, type StreamKind } from './session/stream-counter.js';
 import {
@@ -83,6 +84,9 @@ export interface RunningServer {
 /** Pending TCP connections the kernel queues for the host (capped by net.core.somaxconn). */
 const acceptBacklog = 4_096;
 
+/** The longest pause a batching follower takes between live frames on a saturated host. */
+const maxFollowGapMs = 200;
+
 /**
  * Serves `SessionService` and static files on one port: Connect and gRPC-Web over
  * HTTP/1.1, gRPC (and Connect) over h2c. Binding a non-loopback address without a
@@ -101,6 +105,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // Every call links its signal to this one; many concurrent streams are expected.
   setMaxListeners(0, shutdown.signal);
   const streams = createStreamCounter();
+  const pacer = createBusyPacer(maxFollowGapMs);
   let url = '';
   const service = createSessionService({
     store: options.store,
@@ -111,6 +116,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ...(options.models === undefined ? {} : { models: options.models }),
     follow: { ...defaultFollowOptions, ...options.follow },
     streams,
+    pace: pacer.gapMs,
     ...(options.continuation === undefined ? {} : { continuation: options.continuation }),
     ...(options.search === undefined ? {} : { search: options.search }),
   });
@@ -192,6 +198,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     close() {
       closing ??= new Promise<void>((resolve) => {
         shutdown.abort();
+        pacer.close();
         http1.close();
         listener.close(() => resolve());
         // Open streams end with the shutdown signal; give them a moment to say so.

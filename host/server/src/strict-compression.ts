@@ -32,3 +32,16 @@ export const strictCompressions: readonly Compression[] = [
   strict(compressionGzip),
   strict(compressionBrotli),
 ];
+
+/**
+ * Makes connect answer the request whose `header` this is uncompressed, whatever the
+ * client accepts: the host sends server streams (Follow, WatchSessions) this way. Connect
+ * compresses every message of a stream on its own, with a fresh zlib state each time:
+ * about 1 ms of CPU and a threadpool job per 4 KB message and per follower, which the
+ * file reads of every other request then queue behind, for a saving of a few KB. Unary
+ * answers (a Page of history) are still compressed when the client accepts it.
+ */
+export function sendUncompressed(header: Headers): void {
+  header.set('connect-accept-encoding', 'identity');
+  header.set('grpc-accept-encoding', 'identity');
+}

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { constants, type Http2ServerResponse } from 'node:http2';
 import type { UniversalServerResponse } from '@connectrpc/connect/protocol';
 import { clientGone } from './client-gone.js';
+import type { LoopSlices } from './loop-slices.js';
 
 /** A Node response of either HTTP version. */
 export type NodeResponse = ServerResponse | Http2ServerResponse;
@@ -16,11 +17,14 @@ export const stalledClientName = 'StalledClient';
  * response closes (socket destroyed, stream reset), so the handler's generator is
  * always told and releases what it holds; a blocked write would otherwise wait forever.
  * A write blocked for `stallTimeoutMs` closes the response itself (`closeStalled`).
+ * Between chunks that flush at once it pauses when `slices` says the loop's slice is used
+ * up, so a stream never holds the event loop for more than a slice.
  */
 export async function writeNodeResponse(
   response: UniversalServerResponse,
   res: NodeResponse,
   stallTimeoutMs: number,
+  slices: LoopSlices,
 ): Promise<void> {
   const body = response.body?.[Symbol.asyncIterator]();
   let closed = false;
@@ -37,6 +41,7 @@ export async function writeNodeResponse(
         writing = true;
         await write(res, chunk.value, () => closed, stallTimeoutMs);
         writing = false;
+        await slices.pause();
       }
     }
     if (closed) throw clientGone();

@@ -1,8 +1,11 @@
 import { Code, ConnectError } from '@connectrpc/connect';
 import { userMessage } from '@dsh/fixtures';
+import { create } from '@bufbuild/protobuf';
+import { SessionEventSchema, type SessionEvent, type SessionEventEntry } from '@dsh/gen/events';
 import type { FollowResponse } from '@dsh/gen/service';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Journal } from '@dsh/journal';
+import { noteLineLength, type Journal } from '@dsh/journal';
+import { batchChars, batchEnd, maxBatchEvents } from '../src/session/follow.js';
 import {
   conversation,
   iterate,
@@ -50,7 +53,84 @@ function range(from: number, to: number): number[] {
   return Array.from({ length: to - from }, (_, i) => from + i);
 }
 
+describe('batchEnd', () => {
+  const sized = (lengths: (number | undefined)[]): SessionEvent[] =>
+    lengths.map((length, seq) => {
+      const event = create(SessionEventSchema, { seq });
+      if (length !== undefined) noteLineLength(event, length);
+      return event;
+    });
+  it.each([
+    {
+      name: 'one event per frame when batching is off',
+      lengths: [10, 10, 10],
+      max: 0,
+      ends: [1, 2, 3],
+    },
+    { name: 'up to max events per frame', lengths: [10, 10, 10, 10, 10], max: 2, ends: [2, 4, 5] },
+    { name: 'small events in one frame', lengths: [10, 10, 10], max: 500, ends: [3] },
+    {
+      name: 'stops before the size bound',
+      lengths: [200_000, 100_000, 10],
+      max: 500,
+      ends: [1, 3],
+    },
+    {
+      name: 'an event over the bound travels alone',
+      lengths: [10, 300_000, 10],
+      max: 500,
+      ends: [1, 2, 3],
+    },
+    {
+      name: 'an event of unknown size travels alone',
+      lengths: [10, undefined, 10],
+      max: 500,
+      ends: [1, 2, 3],
+    },
+  ])('$name', ({ lengths, max, ends }) => {
+    const events = sized(lengths);
+    const got: number[] = [];
+    for (let i = 0; i < events.length; i = got.at(-1)!) got.push(batchEnd(events, i, max));
+    expect(got).toEqual(ends);
+    expect(batchChars).toBe(256 * 1024);
+  });
+});
+
 describe('Follow (RPC)', () => {
+  it('sends events frames of contiguous seqs when the request asks for batches', async () => {
+    const { host, journal } = await setup(700);
+    const ac = new AbortController();
+    const it = iterate(
+      host.client.follow(
+        { sessionId: journal.header.sessionId, afterSeq: 9, maxBatchEvents: 100_000 },
+        { signal: ac.signal },
+      ),
+    );
+    await take(it, 1);
+    const sizes: number[] = [];
+    const seqs: number[] = [];
+    while (seqs.at(-1) !== 699) {
+      const { value } = await it.next();
+      if (value?.frame.case !== 'events')
+        throw new Error(`expected events, got ${value?.frame.case}`);
+      sizes.push(value.frame.value.events.length);
+      seqs.push(...value.frame.value.events.map((e: SessionEventEntry) => e.event!.seq));
+    }
+    expect(seqs).toEqual(range(10, 700));
+    // Catch-up comes in few frames, none over the host's cap.
+    expect(sizes.length).toBeLessThan(10);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(maxBatchEvents);
+    await journal.append([userMessage('live 1'), userMessage('live 2')]);
+    const live: number[] = [];
+    while (live.at(-1) !== 701) {
+      const { value } = await it.next();
+      if (value?.frame.case === 'events')
+        live.push(...value.frame.value.events.map((e: SessionEventEntry) => e.event!.seq));
+    }
+    expect(live).toEqual([700, 701]);
+    ac.abort();
+  });
+
   it('ends open streams when the server closes', async () => {
     const { host, journal } = await setup(3);
     const it = iterate(host.client.follow({ sessionId: journal.header.sessionId, afterSeq: 2 }));

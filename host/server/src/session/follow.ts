@@ -1,8 +1,9 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { create, type MessageInitShape } from '@bufbuild/protobuf';
 import { timestampNow } from '@bufbuild/protobuf/wkt';
 import type { SessionEvent } from '@dsh/gen/events';
 import { FollowResponseSchema, type FollowResponse } from '@dsh/gen/service';
-import { JournalError, type Journal } from '@dsh/journal';
+import { JournalError, lineLength, type Journal } from '@dsh/journal';
 import { abortable, canceled } from './abortable.js';
 import type { StreamCounter } from './stream-counter.js';
 
@@ -32,19 +33,27 @@ export const defaultFollowOptions: FollowOptions = {
 /**
  * The frames of one follow stream: the opening cursor, then every event from
  * `afterSeq + 1` (or seq 0 when it is absent) on, as `Journal.follow` delivers them
- * (contiguous, each exactly once, catch-up in bounded chunks), with a heartbeat whenever
- * it is idle for `heartbeatMs`. It ends only by error: `canceled` when `signal` aborts,
+ * (contiguous, each exactly once, catch-up in bounded chunks): one `event` frame each,
+ * or `events` frames of what is ready at once when the request sets `maxBatchEvents`
+ * above 1 (see `batchEnd`), pausing `pace()` ms between live frames then; a heartbeat whenever it
+ * is idle for `heartbeatMs`. It ends
+ * only by error: `canceled` when `signal` aborts,
  * `resource_exhausted` (`too_slow`) when the reader falls `queueLimit` events behind. The
  * follow and the events being sent are released the moment `signal` aborts, even while
  * the generator is suspended on a blocked write.
  */
 export async function* follow(
   journal: Journal,
-  afterSeq: number | undefined,
+  request: FollowFrom,
   options: FollowOptions,
   signal: AbortSignal,
-  counter?: StreamCounter,
+  {
+    counter,
+    pace,
+  }: { counter?: StreamCounter | undefined; pace?: (() => number) | undefined } = {},
 ): AsyncGenerator<FollowResponse, void, undefined> {
+  const { afterSeq } = request;
+  const maxBatch = Math.min(request.maxBatchEvents ?? 0, maxBatchEvents);
   const from = afterSeq === undefined ? 0 : afterSeq + 1;
   const following = await abortable(journal.follow(from, { ...options, signal }), signal);
   counter?.opened('follow');
@@ -83,16 +92,58 @@ export async function* follow(
       }
       next = undefined;
       sending = events;
-      for (let i = 0; i < sending.length; i += 1) {
-        yield frame({ case: 'event', value: { event: sending[i]! } });
+      for (let i = 0; i < sending.length;) {
+        const end = batchEnd(sending, i, maxBatch);
+        yield maxBatch <= 1
+          ? frame({ case: 'event', value: { event: sending[i]! } })
+          : frame({ case: 'events', value: { events: entries(sending, i, end) } });
         if (signal.aborted) throw canceled(signal);
+        i = end;
       }
       sending = [];
+      // A busy host lets a batching follower's next events gather into one frame.
+      const gap = maxBatch > 1 && pace !== undefined ? pace() : 0;
+      if (gap > 0) await abortable(sleep(gap), signal);
     }
   } finally {
     signal.removeEventListener('abort', release);
     release();
   }
+}
+
+/** Where a follow starts and how it batches: the fields of a `FollowRequest`. */
+export interface FollowFrom {
+  readonly afterSeq?: number | undefined;
+  /** Above 1: up to this many events (capped at `maxBatchEvents`) per `events` frame. */
+  readonly maxBatchEvents?: number | undefined;
+}
+
+/** The most events of one `events` frame, whatever the client asks. */
+export const maxBatchEvents = 1_000;
+
+/**
+ * About the most journal-line characters of one `events` frame; an event whose line
+ * length is unknown counts as this much, so it travels alone.
+ */
+export const batchChars = 256 * 1024;
+
+/**
+ * The end (exclusive) of the batch that starts at `start`: at least one event, at most
+ * `maxBatch`, and no more journal-line characters than `batchChars` after the first.
+ */
+export function batchEnd(events: readonly SessionEvent[], start: number, maxBatch: number): number {
+  let end = start + 1;
+  let chars = lineLength(events[start]!) ?? batchChars;
+  while (end < events.length && end - start < maxBatch) {
+    chars += lineLength(events[end]!) ?? batchChars;
+    if (chars > batchChars) break;
+    end += 1;
+  }
+  return end;
+}
+
+function entries(events: readonly SessionEvent[], start: number, end: number) {
+  return events.slice(start, end).map((event) => ({ event }));
 }
 
 /** `next`'s events, or undefined when none came within `idleMs`. */

@@ -39,6 +39,8 @@ export interface SessionServiceDeps {
   readonly follow: FollowOptions;
   /** Counts open Follow and WatchSessions streams (for leak checks). */
   readonly streams?: StreamCounter;
+  /** The pause batching follow streams take between live frames (`createBusyPacer`). */
+  readonly pace?: () => number;
   /**
    * The context a session that continues `source` starts with (CreateSession
    * `continue_from`); without it the host refuses continue_from.
@@ -135,7 +137,10 @@ export function createSessionService(deps: SessionServiceDeps): ServiceImpl<type
 
     async *follow(req, ctx) {
       const journal = await abortable(store.open(req.sessionId), ctx.signal);
-      yield* follow(journal, req.afterSeq, deps.follow, ctx.signal, deps.streams);
+      yield* follow(journal, req, deps.follow, ctx.signal, {
+        counter: deps.streams,
+        pace: deps.pace,
+      });
     },
 
     async prompt(req, ctx) {

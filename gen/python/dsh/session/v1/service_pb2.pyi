@@ -171,6 +171,12 @@ class EditQueueResponse(_message.Message):
     previous: _containers.RepeatedCompositeFieldContainer[_content_pb2.ContentBlock]
     def __init__(self, previous: _Optional[_Iterable[_Union[_content_pb2.ContentBlock, _Mapping]]] = ...) -> None: ...
 
+class FollowEvents(_message.Message):
+    __slots__ = ["events"]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
+    events: _containers.RepeatedCompositeFieldContainer[_events_pb2.SessionEventEntry]
+    def __init__(self, events: _Optional[_Iterable[_Union[_events_pb2.SessionEventEntry, _Mapping]]] = ...) -> None: ...
+
 class FollowOpening(_message.Message):
     __slots__ = ["first_seq", "last_seq"]
     FIRST_SEQ_FIELD_NUMBER: _ClassVar[int]
@@ -180,22 +186,26 @@ class FollowOpening(_message.Message):
     def __init__(self, first_seq: _Optional[int] = ..., last_seq: _Optional[int] = ...) -> None: ...
 
 class FollowRequest(_message.Message):
-    __slots__ = ["after_seq", "session_id"]
+    __slots__ = ["after_seq", "max_batch_events", "session_id"]
     AFTER_SEQ_FIELD_NUMBER: _ClassVar[int]
+    MAX_BATCH_EVENTS_FIELD_NUMBER: _ClassVar[int]
     SESSION_ID_FIELD_NUMBER: _ClassVar[int]
     after_seq: int
+    max_batch_events: int
     session_id: str
-    def __init__(self, session_id: _Optional[str] = ..., after_seq: _Optional[int] = ...) -> None: ...
+    def __init__(self, session_id: _Optional[str] = ..., after_seq: _Optional[int] = ..., max_batch_events: _Optional[int] = ...) -> None: ...
 
 class FollowResponse(_message.Message):
-    __slots__ = ["event", "heartbeat", "opening"]
+    __slots__ = ["event", "events", "heartbeat", "opening"]
+    EVENTS_FIELD_NUMBER: _ClassVar[int]
     EVENT_FIELD_NUMBER: _ClassVar[int]
     HEARTBEAT_FIELD_NUMBER: _ClassVar[int]
     OPENING_FIELD_NUMBER: _ClassVar[int]
     event: _events_pb2.SessionEventEntry
+    events: FollowEvents
     heartbeat: Heartbeat
     opening: FollowOpening
-    def __init__(self, opening: _Optional[_Union[FollowOpening, _Mapping]] = ..., event: _Optional[_Union[_events_pb2.SessionEventEntry, _Mapping]] = ..., heartbeat: _Optional[_Union[Heartbeat, _Mapping]] = ...) -> None: ...
+    def __init__(self, opening: _Optional[_Union[FollowOpening, _Mapping]] = ..., event: _Optional[_Union[_events_pb2.SessionEventEntry, _Mapping]] = ..., heartbeat: _Optional[_Union[Heartbeat, _Mapping]] = ..., events: _Optional[_Union[FollowEvents, _Mapping]] = ...) -> None: ...
 
 class Heartbeat(_message.Message):
     __slots__ = ["time"]

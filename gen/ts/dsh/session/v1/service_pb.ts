@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file dsh/session/v1/service.proto.
  */
 export const file_dsh_session_v1_service: GenFile = /*@__PURE__*/
-  fileDesc("Chxkc2gvc2Vzc2lvbi92MS9zZXJ2aWNlLnByb3RvEg5kc2guc2Vzc2lvbi52MSIVChNEZXNjcmliZUhvc3RSZXF1ZXN0IqMBChREZXNjcmliZUhvc3RSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgJEhYKDmZvcm1hdF92ZXJzaW9uGAIgASgNEhAKCGhvbWVfZGlyGAMgASgJEhQKDGNhcGFiaWxpdGllcxgEIAMoCRITCgtkZWZhdWx0X2N3ZBgFIAEoCRIVCg1kZWZhdWx0X21vZGVsGAYgASgJEg4KBm1vZGVscxgHIAMoCSIvChNMaXN0U2Vzc2lvbnNSZXF1ZXN0EhgKEGluY2x1ZGVfYXJjaGl2ZWQYASABKAgiSAoUTGlzdFNlc3Npb25zUmVzcG9uc2USMAoIc2Vzc2lvbnMYASADKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeSLnAgoOU2Vzc2lvblN1bW1hcnkSCgoCaWQYASABKAkSCwoDY3dkGAIgASgJEhEKCXBhcmVudF9pZBgDIAEoCRIuCgpjcmVhdGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgdydW5uaW5nGAYgASgIEg0KBXRpdGxlGAcgASgJEg0KBW1vZGVsGAggASgJEhMKC2V2ZW50X2NvdW50GAkgASgNEhEKCXJlYWRfb25seRgKIAEoCBINCgVlcnJvchgLIAEoCRIOCgZvcmlnaW4YDCABKAkSDwoHcGVuZGluZxgNIAEoDRIwCgt0b2tlbl91c2FnZRgOIAEoCzIbLmRzaC5zZXNzaW9uLnYxLlRva2VuVG90YWxzEhAKCGFyY2hpdmVkGA8gASgIIjAKFFdhdGNoU2Vzc2lvbnNSZXF1ZXN0EhgKEGluY2x1ZGVfYXJjaGl2ZWQYASABKAgizgIKFVdhdGNoU2Vzc2lvbnNSZXNwb25zZRI0CghzbmFwc2hvdBgBIAEoCzIgLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25zU25hcHNob3RIABIvCgVhZGRlZBgCIAEoCzIeLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25TdW1tYXJ5SAASMQoHcmVtb3ZlZBgDIAEoCzIeLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25SZW1vdmVkSAASLwoGc3RhdHVzGAQgASgLMh0uZHNoLnNlc3Npb24udjEuU2Vzc2lvblN0YXR1c0gAEjEKB3VwZGF0ZWQYBSABKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeUgAEi4KCWhlYXJ0YmVhdBgGIAEoCzIZLmRzaC5zZXNzaW9uLnYxLkhlYXJ0YmVhdEgAQgcKBWZyYW1lIkQKEFNlc3Npb25zU25hcHNob3QSMAoIc2Vzc2lvbnMYASADKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeSIcCg5TZXNzaW9uUmVtb3ZlZBIKCgJpZBgBIAEoCSIsCg1TZXNzaW9uU3RhdHVzEgoKAmlkGAEgASgJEg8KB3J1bm5pbmcYAiABKAgiNQoJSGVhcnRiZWF0EigKBHRpbWUYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInsKFENyZWF0ZVNlc3Npb25SZXF1ZXN0EgsKA2N3ZBgBIAEoCRIRCglwYXJlbnRfaWQYAiABKAkSDQoFbW9kZWwYAyABKAkSDgoGcHJlc2V0GAQgASgJEg0KBXRpdGxlGAUgASgJEhUKDWNvbnRpbnVlX2Zyb20YBiABKAkiSAoVQ3JlYXRlU2Vzc2lvblJlc3BvbnNlEi8KB3Nlc3Npb24YASABKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeSJfCgtQYWdlUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEhcKCmJlZm9yZV9zZXEYAiABKA1IAIgBARIUCgxtYXhfbWVzc2FnZXMYAyABKA1CDQoLX2JlZm9yZV9zZXEirwEKDFBhZ2VSZXNwb25zZRIxCgZldmVudHMYASADKAsyIS5kc2guc2Vzc2lvbi52MS5TZXNzaW9uRXZlbnRFbnRyeRIQCghoYXNfbW9yZRgCIAEoCBIqCghiYXNlbGluZRgDIAEoCzIYLmRzaC5zZXNzaW9uLnYxLkJhc2VsaW5lEi4KDGVuZF9iYXNlbGluZRgEIAEoCzIYLmRzaC5zZXNzaW9uLnYxLkJhc2VsaW5lIr4CCghCYXNlbGluZRISCgpiZWZvcmVfc2VxGAEgASgNEjAKC3Rva2VuX3VzYWdlGAIgASgLMhsuZHNoLnNlc3Npb24udjEuVG9rZW5Ub3RhbHMSKwoJdG9kb19saXN0GAMgASgLMhguZHNoLnNlc3Npb24udjEuVG9kb0xpc3QSOQoRbGF0ZXN0X2NvbXBhY3Rpb24YBCABKAsyHi5kc2guc2Vzc2lvbi52MS5Db21wYWN0aW9uTWFyaxIoCgRjb3N0GAUgASgLMhouZHNoLnNlc3Npb24udjEuQ29zdFRvdGFscxIuCgtsYXRlc3RfdHVybhgGIAEoCzIZLmRzaC5zZXNzaW9uLnYxLlR1cm5Vc2FnZRIqCgVxdWV1ZRgHIAMoCzIbLmRzaC5zZXNzaW9uLnYxLlF1ZXVlZElucHV0ImEKDkNvbXBhY3Rpb25NYXJrEgsKA3NlcRgBIAEoDRIVCg1rZXB0X2Zyb21fc2VxGAIgASgNEhUKDXRva2Vuc19iZWZvcmUYAyABKA0SFAoMdG9rZW5zX2FmdGVyGAQgASgNIkcKCkNvc3RUb3RhbHMSCwoDdXNkGAEgASgBEhQKDHByaWNlZF9zdGVwcxgCIAEoDRIWCg51bnByaWNlZF9zdGVwcxgDIAEoDSJwCglUdXJuVXNhZ2USDAoEdHVybhgBIAEoDRIrCgZ0b2tlbnMYAiABKAsyGy5kc2guc2Vzc2lvbi52MS5Ub2tlblRvdGFscxIoCgRjb3N0GAMgASgLMhouZHNoLnNlc3Npb24udjEuQ29zdFRvdGFscyJqCgtRdWV1ZWRJbnB1dBIQCghxdWV1ZV9pZBgBIAEoCRItCgdjb250ZW50GAIgAygLMhwuZHNoLnNlc3Npb24udjEuQ29udGVudEJsb2NrEg0KBXN0ZWVyGAMgASgIEgsKA3NlcRgEIAEoDSKdAQoLVG9rZW5Ub3RhbHMSFAoMaW5wdXRfdG9rZW5zGAEgASgEEhUKDW91dHB1dF90b2tlbnMYAiABKAQSGQoRY2FjaGVfcmVhZF90b2tlbnMYAyABKAQSGgoSY2FjaGVfd3JpdGVfdG9rZW5zGAQgASgEEhgKEHJlYXNvbmluZ190b2tlbnMYBSABKAQSEAoIbWVzc2FnZXMYBiABKA0iRwoIVG9kb0l0ZW0SDwoHY29udGVudBgBIAEoCRIqCgZzdGF0dXMYAiABKA4yGi5kc2guc2Vzc2lvbi52MS5Ub2RvU3RhdHVzIkAKCFRvZG9MaXN0EicKBWl0ZW1zGAEgAygLMhguZHNoLnNlc3Npb24udjEuVG9kb0l0ZW0SCwoDc2VxGAIgASgNIkkKDUZvbGxvd1JlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRIWCglhZnRlcl9zZXEYAiABKA1IAIgBAUIMCgpfYWZ0ZXJfc2VxIq8BCg5Gb2xsb3dSZXNwb25zZRIwCgdvcGVuaW5nGAEgASgLMh0uZHNoLnNlc3Npb24udjEuRm9sbG93T3BlbmluZ0gAEjIKBWV2ZW50GAIgASgLMiEuZHNoLnNlc3Npb24udjEuU2Vzc2lvbkV2ZW50RW50cnlIABIuCgloZWFydGJlYXQYAyABKAsyGS5kc2guc2Vzc2lvbi52MS5IZWFydGJlYXRIAEIHCgVmcmFtZSJGCg1Gb2xsb3dPcGVuaW5nEhEKCWZpcnN0X3NlcRgBIAEoDRIVCghsYXN0X3NlcRgCIAEoDUgAiAEBQgsKCV9sYXN0X3NlcSJ8Cg1Qcm9tcHRSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSLQoHY29udGVudBgCIAMoCzIcLmRzaC5zZXNzaW9uLnYxLkNvbnRlbnRCbG9jaxIoCgRtb2RlGAMgASgOMhouZHNoLnNlc3Npb24udjEuUHJvbXB0TW9kZSJLCg5Qcm9tcHRSZXNwb25zZRIPCgdzdGFydGVkGAEgASgIEhYKDnF1ZXVlX3Bvc2l0aW9uGAIgASgNEhAKCHF1ZXVlX2lkGAMgASgJIiMKDUNhbmNlbFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCSJpCg5DYW5jZWxSZXNwb25zZRIRCgljYW5jZWxsZWQYASABKAgSDwoHY2xlYXJlZBgCIAEoDRIzCg5jbGVhcmVkX2lucHV0cxgDIAMoCzIbLmRzaC5zZXNzaW9uLnYxLlF1ZXVlZElucHV0IpwBCg5SZXNwb25kUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEjQKCGFwcHJvdmFsGAIgASgLMiAuZHNoLnNlc3Npb24udjEuQXBwcm92YWxSZXNwb25zZUgAEjQKCHF1ZXN0aW9uGAMgASgLMiAuZHNoLnNlc3Npb24udjEuUXVlc3Rpb25SZXNwb25zZUgAQgoKCHJlc3BvbnNlIlsKEEFwcHJvdmFsUmVzcG9uc2USEwoLYXBwcm92YWxfaWQYASABKAkSMgoIZGVjaXNpb24YAiABKA4yIC5kc2guc2Vzc2lvbi52MS5BcHByb3ZhbERlY2lzaW9uImMKEFF1ZXN0aW9uUmVzcG9uc2USEwoLcXVlc3Rpb25faWQYASABKAkSJwoHYW5zd2VycxgCIAMoCzIWLmRzaC5zZXNzaW9uLnYxLkFuc3dlchIRCgljYW5jZWxsZWQYAyABKAgiEQoPUmVzcG9uZFJlc3BvbnNlIjkKDkNvbXBhY3RSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSEwoLaW5zdHJ1Y3Rpb24YAiABKAkiIgoPQ29tcGFjdFJlc3BvbnNlEg8KB3N0YXJ0ZWQYASABKAgiZwoQRWRpdFF1ZXVlUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEhAKCHF1ZXVlX2lkGAIgASgJEi0KB2NvbnRlbnQYAyADKAsyHC5kc2guc2Vzc2lvbi52MS5Db250ZW50QmxvY2siQwoRRWRpdFF1ZXVlUmVzcG9uc2USLgoIcHJldmlvdXMYASADKAsyHC5kc2guc2Vzc2lvbi52MS5Db250ZW50QmxvY2sibAoUVXBkYXRlU2Vzc2lvblJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRISCgV0aXRsZRgCIAEoCUgAiAEBEhUKCGFyY2hpdmVkGAMgASgISAGIAQFCCAoGX3RpdGxlQgsKCV9hcmNoaXZlZCJIChVVcGRhdGVTZXNzaW9uUmVzcG9uc2USLwoHc2Vzc2lvbhgBIAEoCzIeLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25TdW1tYXJ5IioKFERlbGV0ZVNlc3Npb25SZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkiKwoVRGVsZXRlU2Vzc2lvblJlc3BvbnNlEhIKCnRyYXNoX3BhdGgYASABKAkiRgoSSm91cm5hbEVycm9yRGV0YWlsEhIKCnNlc3Npb25faWQYASABKAkSDAoEbGluZRgCIAEoDRIOCgZyZWFzb24YAyABKAkitwEKDVNlYXJjaFJlcXVlc3QSDQoFcXVlcnkYASABKAkSFgoOY2FzZV9zZW5zaXRpdmUYAiABKAgSDQoFcmVnZXgYAyABKAgSEgoKc2Vzc2lvbl9pZBgEIAEoCRIpCgVraW5kcxgFIAMoDjIaLmRzaC5zZXNzaW9uLnYxLlNlYXJjaEtpbmQSEgoKdG9vbF9uYW1lcxgGIAMoCRINCgVsaW1pdBgHIAEoDRIOCgZjdXJzb3IYCCABKAkiZAoOU2VhcmNoUmVzcG9uc2USJwoEaGl0cxgBIAMoCzIZLmRzaC5zZXNzaW9uLnYxLlNlYXJjaEhpdBITCgtuZXh0X2N1cnNvchgCIAEoCRIUCgx0aW1lX2xpbWl0ZWQYAyABKAgizQEKCVNlYXJjaEhpdBISCgpzZXNzaW9uX2lkGAEgASgJEgsKA3NlcRgCIAEoDRISCgpldmVudF90eXBlGAMgASgJEigKBGtpbmQYBCABKA4yGi5kc2guc2Vzc2lvbi52MS5TZWFyY2hLaW5kEhEKCXRvb2xfbmFtZRgFIAEoCRIPCgdjYWxsX2lkGAYgASgJEg8KB3NuaXBwZXQYByABKAkSLAoHbWF0Y2hlcxgIIAMoCzIbLmRzaC5zZXNzaW9uLnYxLlNlYXJjaE1hdGNoIikKC1NlYXJjaE1hdGNoEg0KBXN0YXJ0GAEgASgNEgsKA2VuZBgCIAEoDSp6CgpUb2RvU3RhdHVzEhsKF1RPRE9fU1RBVFVTX1VOU1BFQ0lGSUVEEAASFwoTVE9ET19TVEFUVVNfUEVORElORxABEhsKF1RPRE9fU1RBVFVTX0lOX1BST0dSRVNTEAISGQoVVE9ET19TVEFUVVNfQ09NUExFVEVEEAMqVwoKUHJvbXB0TW9kZRIbChdQUk9NUFRfTU9ERV9VTlNQRUNJRklFRBAAEhUKEVBST01QVF9NT0RFX1FVRVVFEAESFQoRUFJPTVBUX01PREVfU1RFRVIQAiqZAQoKU2VhcmNoS2luZBIbChdTRUFSQ0hfS0lORF9VTlNQRUNJRklFRBAAEhYKElNFQVJDSF9LSU5EX1BST01QVBABEhkKFVNFQVJDSF9LSU5EX0FTU0lTVEFOVBACEh4KGlNFQVJDSF9LSU5EX1RPT0xfQVJHVU1FTlRTEAMSGwoXU0VBUkNIX0tJTkRfVE9PTF9PVVRQVVQQBDKTCQoOU2Vzc2lvblNlcnZpY2USWQoMRGVzY3JpYmVIb3N0EiMuZHNoLnNlc3Npb24udjEuRGVzY3JpYmVIb3N0UmVxdWVzdBokLmRzaC5zZXNzaW9uLnYxLkRlc2NyaWJlSG9zdFJlc3BvbnNlElkKDExpc3RTZXNzaW9ucxIjLmRzaC5zZXNzaW9uLnYxLkxpc3RTZXNzaW9uc1JlcXVlc3QaJC5kc2guc2Vzc2lvbi52MS5MaXN0U2Vzc2lvbnNSZXNwb25zZRJeCg1XYXRjaFNlc3Npb25zEiQuZHNoLnNlc3Npb24udjEuV2F0Y2hTZXNzaW9uc1JlcXVlc3QaJS5kc2guc2Vzc2lvbi52MS5XYXRjaFNlc3Npb25zUmVzcG9uc2UwARJcCg1DcmVhdGVTZXNzaW9uEiQuZHNoLnNlc3Npb24udjEuQ3JlYXRlU2Vzc2lvblJlcXVlc3QaJS5kc2guc2Vzc2lvbi52MS5DcmVhdGVTZXNzaW9uUmVzcG9uc2USQQoEUGFnZRIbLmRzaC5zZXNzaW9uLnYxLlBhZ2VSZXF1ZXN0GhwuZHNoLnNlc3Npb24udjEuUGFnZVJlc3BvbnNlEkkKBkZvbGxvdxIdLmRzaC5zZXNzaW9uLnYxLkZvbGxvd1JlcXVlc3QaHi5kc2guc2Vzc2lvbi52MS5Gb2xsb3dSZXNwb25zZTABEkcKBlByb21wdBIdLmRzaC5zZXNzaW9uLnYxLlByb21wdFJlcXVlc3QaHi5kc2guc2Vzc2lvbi52MS5Qcm9tcHRSZXNwb25zZRJHCgZDYW5jZWwSHS5kc2guc2Vzc2lvbi52MS5DYW5jZWxSZXF1ZXN0Gh4uZHNoLnNlc3Npb24udjEuQ2FuY2VsUmVzcG9uc2USSgoHUmVzcG9uZBIeLmRzaC5zZXNzaW9uLnYxLlJlc3BvbmRSZXF1ZXN0Gh8uZHNoLnNlc3Npb24udjEuUmVzcG9uZFJlc3BvbnNlEkoKB0NvbXBhY3QSHi5kc2guc2Vzc2lvbi52MS5Db21wYWN0UmVxdWVzdBofLmRzaC5zZXNzaW9uLnYxLkNvbXBhY3RSZXNwb25zZRJQCglFZGl0UXVldWUSIC5kc2guc2Vzc2lvbi52MS5FZGl0UXVldWVSZXF1ZXN0GiEuZHNoLnNlc3Npb24udjEuRWRpdFF1ZXVlUmVzcG9uc2USRwoGU2VhcmNoEh0uZHNoLnNlc3Npb24udjEuU2VhcmNoUmVxdWVzdBoeLmRzaC5zZXNzaW9uLnYxLlNlYXJjaFJlc3BvbnNlElwKDVVwZGF0ZVNlc3Npb24SJC5kc2guc2Vzc2lvbi52MS5VcGRhdGVTZXNzaW9uUmVxdWVzdBolLmRzaC5zZXNzaW9uLnYxLlVwZGF0ZVNlc3Npb25SZXNwb25zZRJcCg1EZWxldGVTZXNzaW9uEiQuZHNoLnNlc3Npb24udjEuRGVsZXRlU2Vzc2lvblJlcXVlc3QaJS5kc2guc2Vzc2lvbi52MS5EZWxldGVTZXNzaW9uUmVzcG9uc2ViBnByb3RvMw", [file_dsh_session_v1_content, file_dsh_session_v1_events, file_google_protobuf_timestamp]);
+  fileDesc("Chxkc2gvc2Vzc2lvbi92MS9zZXJ2aWNlLnByb3RvEg5kc2guc2Vzc2lvbi52MSIVChNEZXNjcmliZUhvc3RSZXF1ZXN0IqMBChREZXNjcmliZUhvc3RSZXNwb25zZRIPCgd2ZXJzaW9uGAEgASgJEhYKDmZvcm1hdF92ZXJzaW9uGAIgASgNEhAKCGhvbWVfZGlyGAMgASgJEhQKDGNhcGFiaWxpdGllcxgEIAMoCRITCgtkZWZhdWx0X2N3ZBgFIAEoCRIVCg1kZWZhdWx0X21vZGVsGAYgASgJEg4KBm1vZGVscxgHIAMoCSIvChNMaXN0U2Vzc2lvbnNSZXF1ZXN0EhgKEGluY2x1ZGVfYXJjaGl2ZWQYASABKAgiSAoUTGlzdFNlc3Npb25zUmVzcG9uc2USMAoIc2Vzc2lvbnMYASADKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeSLnAgoOU2Vzc2lvblN1bW1hcnkSCgoCaWQYASABKAkSCwoDY3dkGAIgASgJEhEKCXBhcmVudF9pZBgDIAEoCRIuCgpjcmVhdGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIPCgdydW5uaW5nGAYgASgIEg0KBXRpdGxlGAcgASgJEg0KBW1vZGVsGAggASgJEhMKC2V2ZW50X2NvdW50GAkgASgNEhEKCXJlYWRfb25seRgKIAEoCBINCgVlcnJvchgLIAEoCRIOCgZvcmlnaW4YDCABKAkSDwoHcGVuZGluZxgNIAEoDRIwCgt0b2tlbl91c2FnZRgOIAEoCzIbLmRzaC5zZXNzaW9uLnYxLlRva2VuVG90YWxzEhAKCGFyY2hpdmVkGA8gASgIIjAKFFdhdGNoU2Vzc2lvbnNSZXF1ZXN0EhgKEGluY2x1ZGVfYXJjaGl2ZWQYASABKAgizgIKFVdhdGNoU2Vzc2lvbnNSZXNwb25zZRI0CghzbmFwc2hvdBgBIAEoCzIgLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25zU25hcHNob3RIABIvCgVhZGRlZBgCIAEoCzIeLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25TdW1tYXJ5SAASMQoHcmVtb3ZlZBgDIAEoCzIeLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25SZW1vdmVkSAASLwoGc3RhdHVzGAQgASgLMh0uZHNoLnNlc3Npb24udjEuU2Vzc2lvblN0YXR1c0gAEjEKB3VwZGF0ZWQYBSABKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeUgAEi4KCWhlYXJ0YmVhdBgGIAEoCzIZLmRzaC5zZXNzaW9uLnYxLkhlYXJ0YmVhdEgAQgcKBWZyYW1lIkQKEFNlc3Npb25zU25hcHNob3QSMAoIc2Vzc2lvbnMYASADKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeSIcCg5TZXNzaW9uUmVtb3ZlZBIKCgJpZBgBIAEoCSIsCg1TZXNzaW9uU3RhdHVzEgoKAmlkGAEgASgJEg8KB3J1bm5pbmcYAiABKAgiNQoJSGVhcnRiZWF0EigKBHRpbWUYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wInsKFENyZWF0ZVNlc3Npb25SZXF1ZXN0EgsKA2N3ZBgBIAEoCRIRCglwYXJlbnRfaWQYAiABKAkSDQoFbW9kZWwYAyABKAkSDgoGcHJlc2V0GAQgASgJEg0KBXRpdGxlGAUgASgJEhUKDWNvbnRpbnVlX2Zyb20YBiABKAkiSAoVQ3JlYXRlU2Vzc2lvblJlc3BvbnNlEi8KB3Nlc3Npb24YASABKAsyHi5kc2guc2Vzc2lvbi52MS5TZXNzaW9uU3VtbWFyeSJfCgtQYWdlUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEhcKCmJlZm9yZV9zZXEYAiABKA1IAIgBARIUCgxtYXhfbWVzc2FnZXMYAyABKA1CDQoLX2JlZm9yZV9zZXEirwEKDFBhZ2VSZXNwb25zZRIxCgZldmVudHMYASADKAsyIS5kc2guc2Vzc2lvbi52MS5TZXNzaW9uRXZlbnRFbnRyeRIQCghoYXNfbW9yZRgCIAEoCBIqCghiYXNlbGluZRgDIAEoCzIYLmRzaC5zZXNzaW9uLnYxLkJhc2VsaW5lEi4KDGVuZF9iYXNlbGluZRgEIAEoCzIYLmRzaC5zZXNzaW9uLnYxLkJhc2VsaW5lIr4CCghCYXNlbGluZRISCgpiZWZvcmVfc2VxGAEgASgNEjAKC3Rva2VuX3VzYWdlGAIgASgLMhsuZHNoLnNlc3Npb24udjEuVG9rZW5Ub3RhbHMSKwoJdG9kb19saXN0GAMgASgLMhguZHNoLnNlc3Npb24udjEuVG9kb0xpc3QSOQoRbGF0ZXN0X2NvbXBhY3Rpb24YBCABKAsyHi5kc2guc2Vzc2lvbi52MS5Db21wYWN0aW9uTWFyaxIoCgRjb3N0GAUgASgLMhouZHNoLnNlc3Npb24udjEuQ29zdFRvdGFscxIuCgtsYXRlc3RfdHVybhgGIAEoCzIZLmRzaC5zZXNzaW9uLnYxLlR1cm5Vc2FnZRIqCgVxdWV1ZRgHIAMoCzIbLmRzaC5zZXNzaW9uLnYxLlF1ZXVlZElucHV0ImEKDkNvbXBhY3Rpb25NYXJrEgsKA3NlcRgBIAEoDRIVCg1rZXB0X2Zyb21fc2VxGAIgASgNEhUKDXRva2Vuc19iZWZvcmUYAyABKA0SFAoMdG9rZW5zX2FmdGVyGAQgASgNIkcKCkNvc3RUb3RhbHMSCwoDdXNkGAEgASgBEhQKDHByaWNlZF9zdGVwcxgCIAEoDRIWCg51bnByaWNlZF9zdGVwcxgDIAEoDSJwCglUdXJuVXNhZ2USDAoEdHVybhgBIAEoDRIrCgZ0b2tlbnMYAiABKAsyGy5kc2guc2Vzc2lvbi52MS5Ub2tlblRvdGFscxIoCgRjb3N0GAMgASgLMhouZHNoLnNlc3Npb24udjEuQ29zdFRvdGFscyJqCgtRdWV1ZWRJbnB1dBIQCghxdWV1ZV9pZBgBIAEoCRItCgdjb250ZW50GAIgAygLMhwuZHNoLnNlc3Npb24udjEuQ29udGVudEJsb2NrEg0KBXN0ZWVyGAMgASgIEgsKA3NlcRgEIAEoDSKdAQoLVG9rZW5Ub3RhbHMSFAoMaW5wdXRfdG9rZW5zGAEgASgEEhUKDW91dHB1dF90b2tlbnMYAiABKAQSGQoRY2FjaGVfcmVhZF90b2tlbnMYAyABKAQSGgoSY2FjaGVfd3JpdGVfdG9rZW5zGAQgASgEEhgKEHJlYXNvbmluZ190b2tlbnMYBSABKAQSEAoIbWVzc2FnZXMYBiABKA0iRwoIVG9kb0l0ZW0SDwoHY29udGVudBgBIAEoCRIqCgZzdGF0dXMYAiABKA4yGi5kc2guc2Vzc2lvbi52MS5Ub2RvU3RhdHVzIkAKCFRvZG9MaXN0EicKBWl0ZW1zGAEgAygLMhguZHNoLnNlc3Npb24udjEuVG9kb0l0ZW0SCwoDc2VxGAIgASgNImMKDUZvbGxvd1JlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRIWCglhZnRlcl9zZXEYAiABKA1IAIgBARIYChBtYXhfYmF0Y2hfZXZlbnRzGAMgASgNQgwKCl9hZnRlcl9zZXEi3wEKDkZvbGxvd1Jlc3BvbnNlEjAKB29wZW5pbmcYASABKAsyHS5kc2guc2Vzc2lvbi52MS5Gb2xsb3dPcGVuaW5nSAASMgoFZXZlbnQYAiABKAsyIS5kc2guc2Vzc2lvbi52MS5TZXNzaW9uRXZlbnRFbnRyeUgAEi4KCWhlYXJ0YmVhdBgDIAEoCzIZLmRzaC5zZXNzaW9uLnYxLkhlYXJ0YmVhdEgAEi4KBmV2ZW50cxgEIAEoCzIcLmRzaC5zZXNzaW9uLnYxLkZvbGxvd0V2ZW50c0gAQgcKBWZyYW1lIkEKDEZvbGxvd0V2ZW50cxIxCgZldmVudHMYASADKAsyIS5kc2guc2Vzc2lvbi52MS5TZXNzaW9uRXZlbnRFbnRyeSJGCg1Gb2xsb3dPcGVuaW5nEhEKCWZpcnN0X3NlcRgBIAEoDRIVCghsYXN0X3NlcRgCIAEoDUgAiAEBQgsKCV9sYXN0X3NlcSJ8Cg1Qcm9tcHRSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSLQoHY29udGVudBgCIAMoCzIcLmRzaC5zZXNzaW9uLnYxLkNvbnRlbnRCbG9jaxIoCgRtb2RlGAMgASgOMhouZHNoLnNlc3Npb24udjEuUHJvbXB0TW9kZSJLCg5Qcm9tcHRSZXNwb25zZRIPCgdzdGFydGVkGAEgASgIEhYKDnF1ZXVlX3Bvc2l0aW9uGAIgASgNEhAKCHF1ZXVlX2lkGAMgASgJIiMKDUNhbmNlbFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCSJpCg5DYW5jZWxSZXNwb25zZRIRCgljYW5jZWxsZWQYASABKAgSDwoHY2xlYXJlZBgCIAEoDRIzCg5jbGVhcmVkX2lucHV0cxgDIAMoCzIbLmRzaC5zZXNzaW9uLnYxLlF1ZXVlZElucHV0IpwBCg5SZXNwb25kUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEjQKCGFwcHJvdmFsGAIgASgLMiAuZHNoLnNlc3Npb24udjEuQXBwcm92YWxSZXNwb25zZUgAEjQKCHF1ZXN0aW9uGAMgASgLMiAuZHNoLnNlc3Npb24udjEuUXVlc3Rpb25SZXNwb25zZUgAQgoKCHJlc3BvbnNlIlsKEEFwcHJvdmFsUmVzcG9uc2USEwoLYXBwcm92YWxfaWQYASABKAkSMgoIZGVjaXNpb24YAiABKA4yIC5kc2guc2Vzc2lvbi52MS5BcHByb3ZhbERlY2lzaW9uImMKEFF1ZXN0aW9uUmVzcG9uc2USEwoLcXVlc3Rpb25faWQYASABKAkSJwoHYW5zd2VycxgCIAMoCzIWLmRzaC5zZXNzaW9uLnYxLkFuc3dlchIRCgljYW5jZWxsZWQYAyABKAgiEQoPUmVzcG9uZFJlc3BvbnNlIjkKDkNvbXBhY3RSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSEwoLaW5zdHJ1Y3Rpb24YAiABKAkiIgoPQ29tcGFjdFJlc3BvbnNlEg8KB3N0YXJ0ZWQYASABKAgiZwoQRWRpdFF1ZXVlUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEhAKCHF1ZXVlX2lkGAIgASgJEi0KB2NvbnRlbnQYAyADKAsyHC5kc2guc2Vzc2lvbi52MS5Db250ZW50QmxvY2siQwoRRWRpdFF1ZXVlUmVzcG9uc2USLgoIcHJldmlvdXMYASADKAsyHC5kc2guc2Vzc2lvbi52MS5Db250ZW50QmxvY2sibAoUVXBkYXRlU2Vzc2lvblJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRISCgV0aXRsZRgCIAEoCUgAiAEBEhUKCGFyY2hpdmVkGAMgASgISAGIAQFCCAoGX3RpdGxlQgsKCV9hcmNoaXZlZCJIChVVcGRhdGVTZXNzaW9uUmVzcG9uc2USLwoHc2Vzc2lvbhgBIAEoCzIeLmRzaC5zZXNzaW9uLnYxLlNlc3Npb25TdW1tYXJ5IioKFERlbGV0ZVNlc3Npb25SZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkiKwoVRGVsZXRlU2Vzc2lvblJlc3BvbnNlEhIKCnRyYXNoX3BhdGgYASABKAkiRgoSSm91cm5hbEVycm9yRGV0YWlsEhIKCnNlc3Npb25faWQYASABKAkSDAoEbGluZRgCIAEoDRIOCgZyZWFzb24YAyABKAkitwEKDVNlYXJjaFJlcXVlc3QSDQoFcXVlcnkYASABKAkSFgoOY2FzZV9zZW5zaXRpdmUYAiABKAgSDQoFcmVnZXgYAyABKAgSEgoKc2Vzc2lvbl9pZBgEIAEoCRIpCgVraW5kcxgFIAMoDjIaLmRzaC5zZXNzaW9uLnYxLlNlYXJjaEtpbmQSEgoKdG9vbF9uYW1lcxgGIAMoCRINCgVsaW1pdBgHIAEoDRIOCgZjdXJzb3IYCCABKAkiZAoOU2VhcmNoUmVzcG9uc2USJwoEaGl0cxgBIAMoCzIZLmRzaC5zZXNzaW9uLnYxLlNlYXJjaEhpdBITCgtuZXh0X2N1cnNvchgCIAEoCRIUCgx0aW1lX2xpbWl0ZWQYAyABKAgizQEKCVNlYXJjaEhpdBISCgpzZXNzaW9uX2lkGAEgASgJEgsKA3NlcRgCIAEoDRISCgpldmVudF90eXBlGAMgASgJEigKBGtpbmQYBCABKA4yGi5kc2guc2Vzc2lvbi52MS5TZWFyY2hLaW5kEhEKCXRvb2xfbmFtZRgFIAEoCRIPCgdjYWxsX2lkGAYgASgJEg8KB3NuaXBwZXQYByABKAkSLAoHbWF0Y2hlcxgIIAMoCzIbLmRzaC5zZXNzaW9uLnYxLlNlYXJjaE1hdGNoIikKC1NlYXJjaE1hdGNoEg0KBXN0YXJ0GAEgASgNEgsKA2VuZBgCIAEoDSp6CgpUb2RvU3RhdHVzEhsKF1RPRE9fU1RBVFVTX1VOU1BFQ0lGSUVEEAASFwoTVE9ET19TVEFUVVNfUEVORElORxABEhsKF1RPRE9fU1RBVFVTX0lOX1BST0dSRVNTEAISGQoVVE9ET19TVEFUVVNfQ09NUExFVEVEEAMqVwoKUHJvbXB0TW9kZRIbChdQUk9NUFRfTU9ERV9VTlNQRUNJRklFRBAAEhUKEVBST01QVF9NT0RFX1FVRVVFEAESFQoRUFJPTVBUX01PREVfU1RFRVIQAiqZAQoKU2VhcmNoS2luZBIbChdTRUFSQ0hfS0lORF9VTlNQRUNJRklFRBAAEhYKElNFQVJDSF9LSU5EX1BST01QVBABEhkKFVNFQVJDSF9LSU5EX0FTU0lTVEFOVBACEh4KGlNFQVJDSF9LSU5EX1RPT0xfQVJHVU1FTlRTEAMSGwoXU0VBUkNIX0tJTkRfVE9PTF9PVVRQVVQQBDKTCQoOU2Vzc2lvblNlcnZpY2USWQoMRGVzY3JpYmVIb3N0EiMuZHNoLnNlc3Npb24udjEuRGVzY3JpYmVIb3N0UmVxdWVzdBokLmRzaC5zZXNzaW9uLnYxLkRlc2NyaWJlSG9zdFJlc3BvbnNlElkKDExpc3RTZXNzaW9ucxIjLmRzaC5zZXNzaW9uLnYxLkxpc3RTZXNzaW9uc1JlcXVlc3QaJC5kc2guc2Vzc2lvbi52MS5MaXN0U2Vzc2lvbnNSZXNwb25zZRJeCg1XYXRjaFNlc3Npb25zEiQuZHNoLnNlc3Npb24udjEuV2F0Y2hTZXNzaW9uc1JlcXVlc3QaJS5kc2guc2Vzc2lvbi52MS5XYXRjaFNlc3Npb25zUmVzcG9uc2UwARJcCg1DcmVhdGVTZXNzaW9uEiQuZHNoLnNlc3Npb24udjEuQ3JlYXRlU2Vzc2lvblJlcXVlc3QaJS5kc2guc2Vzc2lvbi52MS5DcmVhdGVTZXNzaW9uUmVzcG9uc2USQQoEUGFnZRIbLmRzaC5zZXNzaW9uLnYxLlBhZ2VSZXF1ZXN0GhwuZHNoLnNlc3Npb24udjEuUGFnZVJlc3BvbnNlEkkKBkZvbGxvdxIdLmRzaC5zZXNzaW9uLnYxLkZvbGxvd1JlcXVlc3QaHi5kc2guc2Vzc2lvbi52MS5Gb2xsb3dSZXNwb25zZTABEkcKBlByb21wdBIdLmRzaC5zZXNzaW9uLnYxLlByb21wdFJlcXVlc3QaHi5kc2guc2Vzc2lvbi52MS5Qcm9tcHRSZXNwb25zZRJHCgZDYW5jZWwSHS5kc2guc2Vzc2lvbi52MS5DYW5jZWxSZXF1ZXN0Gh4uZHNoLnNlc3Npb24udjEuQ2FuY2VsUmVzcG9uc2USSgoHUmVzcG9uZBIeLmRzaC5zZXNzaW9uLnYxLlJlc3BvbmRSZXF1ZXN0Gh8uZHNoLnNlc3Npb24udjEuUmVzcG9uZFJlc3BvbnNlEkoKB0NvbXBhY3QSHi5kc2guc2Vzc2lvbi52MS5Db21wYWN0UmVxdWVzdBofLmRzaC5zZXNzaW9uLnYxLkNvbXBhY3RSZXNwb25zZRJQCglFZGl0UXVldWUSIC5kc2guc2Vzc2lvbi52MS5FZGl0UXVldWVSZXF1ZXN0GiEuZHNoLnNlc3Npb24udjEuRWRpdFF1ZXVlUmVzcG9uc2USRwoGU2VhcmNoEh0uZHNoLnNlc3Npb24udjEuU2VhcmNoUmVxdWVzdBoeLmRzaC5zZXNzaW9uLnYxLlNlYXJjaFJlc3BvbnNlElwKDVVwZGF0ZVNlc3Npb24SJC5kc2guc2Vzc2lvbi52MS5VcGRhdGVTZXNzaW9uUmVxdWVzdBolLmRzaC5zZXNzaW9uLnYxLlVwZGF0ZVNlc3Npb25SZXNwb25zZRJcCg1EZWxldGVTZXNzaW9uEiQuZHNoLnNlc3Npb24udjEuRGVsZXRlU2Vzc2lvblJlcXVlc3QaJS5kc2guc2Vzc2lvbi52MS5EZWxldGVTZXNzaW9uUmVzcG9uc2ViBnByb3RvMw", [file_dsh_session_v1_content, file_dsh_session_v1_events, file_google_protobuf_timestamp]);
 
 /**
  * Asks for facts about the host.
@@ -966,6 +966,17 @@ export type FollowRequest = Message<"dsh.session.v1.FollowRequest"> & {
    * @generated from field: optional uint32 after_seq = 2;
    */
   afterSeq?: number | undefined;
+
+  /**
+   * When above 1, the host may send consecutive events together in one `events` frame:
+   * at most this many (the host caps it at 1,000), and about 256 KiB of journal lines
+   * (always at least one event). Far fewer frames while catching up or when events come
+   * faster than the client reads. 0 or 1: one `event` frame per event, the only kind a
+   * client that does not set this field receives.
+   *
+   * @generated from field: uint32 max_batch_events = 3;
+   */
+  maxBatchEvents: number;
 };
 
 /**
@@ -1011,6 +1022,15 @@ export type FollowResponse = Message<"dsh.session.v1.FollowResponse"> & {
      */
     value: Heartbeat;
     case: "heartbeat";
+  } | {
+    /**
+     * The next events, seqs contiguous and continuing the stream; only sent when the
+     * request set `max_batch_events` above 1.
+     *
+     * @generated from field: dsh.session.v1.FollowEvents events = 4;
+     */
+    value: FollowEvents;
+    case: "events";
   } | { case: undefined; value?: undefined };
 };
 
@@ -1020,6 +1040,27 @@ export type FollowResponse = Message<"dsh.session.v1.FollowResponse"> & {
  */
 export const FollowResponseSchema: GenMessage<FollowResponse> = /*@__PURE__*/
   messageDesc(file_dsh_session_v1_service, 24);
+
+/**
+ * Consecutive events of a follow stream, in seq order (at least one).
+ *
+ * @generated from message dsh.session.v1.FollowEvents
+ */
+export type FollowEvents = Message<"dsh.session.v1.FollowEvents"> & {
+  /**
+   * The raw events.
+   *
+   * @generated from field: repeated dsh.session.v1.SessionEventEntry events = 1;
+   */
+  events: SessionEventEntry[];
+};
+
+/**
+ * Describes the message dsh.session.v1.FollowEvents.
+ * Use `create(FollowEventsSchema)` to create a new message.
+ */
+export const FollowEventsSchema: GenMessage<FollowEvents> = /*@__PURE__*/
+  messageDesc(file_dsh_session_v1_service, 25);
 
 /**
  * The cursor a follow stream opens at.
@@ -1047,7 +1088,7 @@ export type FollowOpening = Message<"dsh.session.v1.FollowOpening"> & {
  * Use `create(FollowOpeningSchema)` to create a new message.
  */
 export const FollowOpeningSchema: GenMessage<FollowOpening> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 25);
+  messageDesc(file_dsh_session_v1_service, 26);
 
 /**
  * Sends input to a session's agent.
@@ -1082,7 +1123,7 @@ export type PromptRequest = Message<"dsh.session.v1.PromptRequest"> & {
  * Use `create(PromptRequestSchema)` to create a new message.
  */
 export const PromptRequestSchema: GenMessage<PromptRequest> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 26);
+  messageDesc(file_dsh_session_v1_service, 27);
 
 /**
  * What happened to the input.
@@ -1118,7 +1159,7 @@ export type PromptResponse = Message<"dsh.session.v1.PromptResponse"> & {
  * Use `create(PromptResponseSchema)` to create a new message.
  */
 export const PromptResponseSchema: GenMessage<PromptResponse> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 27);
+  messageDesc(file_dsh_session_v1_service, 28);
 
 /**
  * Asks to cancel a session's work.
@@ -1139,7 +1180,7 @@ export type CancelRequest = Message<"dsh.session.v1.CancelRequest"> & {
  * Use `create(CancelRequestSchema)` to create a new message.
  */
 export const CancelRequestSchema: GenMessage<CancelRequest> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 28);
+  messageDesc(file_dsh_session_v1_service, 29);
 
 /**
  * The result of a cancel.
@@ -1175,7 +1216,7 @@ export type CancelResponse = Message<"dsh.session.v1.CancelResponse"> & {
  * Use `create(CancelResponseSchema)` to create a new message.
  */
 export const CancelResponseSchema: GenMessage<CancelResponse> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 29);
+  messageDesc(file_dsh_session_v1_service, 30);
 
 /**
  * Answers a pending approval or question.
@@ -1219,7 +1260,7 @@ export type RespondRequest = Message<"dsh.session.v1.RespondRequest"> & {
  * Use `create(RespondRequestSchema)` to create a new message.
  */
 export const RespondRequestSchema: GenMessage<RespondRequest> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 30);
+  messageDesc(file_dsh_session_v1_service, 31);
 
 /**
  * A decision on a pending approval.
@@ -1247,7 +1288,7 @@ export type ApprovalResponse = Message<"dsh.session.v1.ApprovalResponse"> & {
  * Use `create(ApprovalResponseSchema)` to create a new message.
  */
 export const ApprovalResponseSchema: GenMessage<ApprovalResponse> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 31);
+  messageDesc(file_dsh_session_v1_service, 32);
 
 /**
  * Answers to a pending question request.
@@ -1282,7 +1323,7 @@ export type QuestionResponse = Message<"dsh.session.v1.QuestionResponse"> & {
  * Use `create(QuestionResponseSchema)` to create a new message.
  */
 export const QuestionResponseSchema: GenMessage<QuestionResponse> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 32);
+  messageDesc(file_dsh_session_v1_service, 33);
 
 /**
  * The answer was accepted.
@@ -1297,7 +1338,7 @@ export type RespondResponse = Message<"dsh.session.v1.RespondResponse"> & {
  * Use `create(RespondResponseSchema)` to create a new message.
  */
 export const RespondResponseSchema: GenMessage<RespondResponse> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 33);
+  messageDesc(file_dsh_session_v1_service, 34);
 
 /**
  * Asks for a compaction of a session's model history.
@@ -1326,7 +1367,7 @@ export type CompactRequest = Message<"dsh.session.v1.CompactRequest"> & {
  * Use `create(CompactRequestSchema)` to create a new message.
  */
 export const CompactRequestSchema: GenMessage<CompactRequest> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 34);
+  messageDesc(file_dsh_session_v1_service, 35);
 
 /**
  * Where the compaction stands.
@@ -1348,7 +1389,7 @@ export type CompactResponse = Message<"dsh.session.v1.CompactResponse"> & {
  * Use `create(CompactResponseSchema)` to create a new message.
  */
 export const CompactResponseSchema: GenMessage<CompactResponse> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 35);
+  messageDesc(file_dsh_session_v1_service, 36);
 
 /**
  * Edits or removes an input waiting in the queue.
@@ -1385,7 +1426,7 @@ export type EditQueueRequest = Message<"dsh.session.v1.EditQueueRequest"> & {
  * Use `create(EditQueueRequestSchema)` to create a new message.
  */
 export const EditQueueRequestSchema: GenMessage<EditQueueRequest> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 36);
+  messageDesc(file_dsh_session_v1_service, 37);
 
 /**
  * The result of an edit.
@@ -1406,7 +1447,7 @@ export type EditQueueResponse = Message<"dsh.session.v1.EditQueueResponse"> & {
  * Use `create(EditQueueResponseSchema)` to create a new message.
  */
 export const EditQueueResponseSchema: GenMessage<EditQueueResponse> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 37);
+  messageDesc(file_dsh_session_v1_service, 38);
 
 /**
  * Asks to rename, archive or unarchive a session. Unset fields are left as they are;
@@ -1443,7 +1484,7 @@ export type UpdateSessionRequest = Message<"dsh.session.v1.UpdateSessionRequest"
  * Use `create(UpdateSessionRequestSchema)` to create a new message.
  */
 export const UpdateSessionRequestSchema: GenMessage<UpdateSessionRequest> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 38);
+  messageDesc(file_dsh_session_v1_service, 39);
 
 /**
  * The session after the update.
@@ -1464,7 +1505,7 @@ export type UpdateSessionResponse = Message<"dsh.session.v1.UpdateSessionRespons
  * Use `create(UpdateSessionResponseSchema)` to create a new message.
  */
 export const UpdateSessionResponseSchema: GenMessage<UpdateSessionResponse> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 39);
+  messageDesc(file_dsh_session_v1_service, 40);
 
 /**
  * Asks to delete a session (to the trash folder).
@@ -1485,7 +1526,7 @@ export type DeleteSessionRequest = Message<"dsh.session.v1.DeleteSessionRequest"
  * Use `create(DeleteSessionRequestSchema)` to create a new message.
  */
 export const DeleteSessionRequestSchema: GenMessage<DeleteSessionRequest> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 40);
+  messageDesc(file_dsh_session_v1_service, 41);
 
 /**
  * Where the deleted session's files went.
@@ -1506,7 +1547,7 @@ export type DeleteSessionResponse = Message<"dsh.session.v1.DeleteSessionRespons
  * Use `create(DeleteSessionResponseSchema)` to create a new message.
  */
 export const DeleteSessionResponseSchema: GenMessage<DeleteSessionResponse> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 41);
+  messageDesc(file_dsh_session_v1_service, 42);
 
 /**
  * Error detail attached to a failed_precondition error when a session's journal
@@ -1543,7 +1584,7 @@ export type JournalErrorDetail = Message<"dsh.session.v1.JournalErrorDetail"> & 
  * Use `create(JournalErrorDetailSchema)` to create a new message.
  */
 export const JournalErrorDetailSchema: GenMessage<JournalErrorDetail> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 42);
+  messageDesc(file_dsh_session_v1_service, 43);
 
 /**
  * Asks for the hits of a query in one session or in all of them.
@@ -1621,7 +1662,7 @@ export type SearchRequest = Message<"dsh.session.v1.SearchRequest"> & {
  * Use `create(SearchRequestSchema)` to create a new message.
  */
 export const SearchRequestSchema: GenMessage<SearchRequest> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 43);
+  messageDesc(file_dsh_session_v1_service, 44);
 
 /**
  * One page of hits, in order: sessions newest first, and within a session by seq.
@@ -1657,7 +1698,7 @@ export type SearchResponse = Message<"dsh.session.v1.SearchResponse"> & {
  * Use `create(SearchResponseSchema)` to create a new message.
  */
 export const SearchResponseSchema: GenMessage<SearchResponse> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 44);
+  messageDesc(file_dsh_session_v1_service, 45);
 
 /**
  * One event that matched.
@@ -1728,7 +1769,7 @@ export type SearchHit = Message<"dsh.session.v1.SearchHit"> & {
  * Use `create(SearchHitSchema)` to create a new message.
  */
 export const SearchHitSchema: GenMessage<SearchHit> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 45);
+  messageDesc(file_dsh_session_v1_service, 46);
 
 /**
  * A match inside a snippet, in UTF-16 code units (the way JavaScript indexes strings).
@@ -1756,7 +1797,7 @@ export type SearchMatch = Message<"dsh.session.v1.SearchMatch"> & {
  * Use `create(SearchMatchSchema)` to create a new message.
  */
 export const SearchMatchSchema: GenMessage<SearchMatch> = /*@__PURE__*/
-  messageDesc(file_dsh_session_v1_service, 46);
+  messageDesc(file_dsh_session_v1_service, 47);
 
 /**
  * The status of a todo item.

@@ -1,0 +1,42 @@
+import { performance } from 'node:perf_hooks';
+
+/** How busy the event loop has been lately, as a pause for streams that can batch. */
+export interface BusyPacer {
+  /** 0 while the loop has time to spare; up to `maxGapMs` as it nears saturation. */
+  gapMs(): number;
+  /** Stops sampling. */
+  close(): void;
+}
+
+/** Event loop utilization below this adds no pause. */
+const calmUtilization = 0.75;
+
+/**
+ * Samples the event loop's utilization every `periodMs` and turns it into a pause
+ * that batching follow streams take between live frames: none while the loop is below
+ * 75% busy, rising linearly to `maxGapMs` at 100%. A saturated host then sends each
+ * follower fewer, larger frames (its events wait in the follow's queue and leave
+ * together) instead of falling ever further behind one frame per event, and accepts,
+ * Page and Prompt keep getting turns of the loop.
+ */
+export function createBusyPacer(maxGapMs: number, periodMs = 100): BusyPacer {
+  let last = performance.eventLoopUtilization();
+  let gap = 0;
+  const timer = setInterval(() => {
+    const now = performance.eventLoopUtilization();
+    gap = pauseFor(performance.eventLoopUtilization(now, last).utilization, maxGapMs);
+    last = now;
+  }, periodMs);
+  timer.unref();
+  return {
+    gapMs: () => gap,
+    close: () => clearInterval(timer),
+  };
+}
+
+/** The pause for a loop `utilization` (0..1) busy: see `createBusyPacer`. */
+export function pauseFor(utilization: number, maxGapMs: number): number {
+  if (!(utilization > calmUtilization)) return 0;
+  const busy = Math.min(1, (utilization - calmUtilization) / (1 - calmUtilization));
+  return Math.round(busy * maxGapMs);
+}
