@@ -4,6 +4,7 @@ import { running } from './key-actions.js';
 import { isLive } from './status-line.js';
 import type { OpenSession, TuiState } from './tui-state.js';
 import { selectHit } from './hit-view.js';
+import { shownWindow } from './far-reading.js';
 
 /**
  * Milliseconds a draw spends re-rendering items at a new width: the items on screen come
@@ -27,7 +28,7 @@ function renderOpen(open: OpenSession, state: TuiState, width: number, context: 
       card: { facts: open.facts, cards: context.cards },
     });
   }
-  const windowState = open.window.state;
+  const windowState = shownWindow(open).state;
   const isRunning = running(state);
   const streaming = isLive(state) && isRunning;
   const from = open.renderedFrom;
