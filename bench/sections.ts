@@ -7,7 +7,7 @@ import { liveHostBench } from './live-host-bench.js';
 import { liveOutputBench } from './live-output-bench.js';
 import { postgresBench } from './postgres-bench.js';
 import { searchBench } from './search-bench.js';
-import { tuiBench } from './tui-bench.js';
+import { tuiBench, tuiMemoryBench, tuiResizeBench } from './tui-bench.js';
 import { webBench } from './web-bench.js';
 import { webScrollBench } from './web-scroll-bench.js';
 
@@ -22,6 +22,8 @@ export const sections: ReadonlyArray<readonly [string, (quick: boolean) => Promi
   ['postgres', postgresBench],
   ['search', searchBench],
   ['tui', tuiBench],
+  ['tui-memory', tuiMemoryBench],
+  ['tui-resize', tuiResizeBench],
   ['web', () => webBench()],
   ['web-scroll', (quick) => webScrollBench(quick ? 1_000 : 10_000)],
 ];

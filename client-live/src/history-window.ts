@@ -15,6 +15,13 @@ export interface HistoryWindowOptions {
   readonly seq: number;
   /** Messages per page; 50 by default. */
   readonly pageSize?: number;
+  /**
+   * Loads (pages) the window holds at most; a load past it drops the loads farthest from
+   * the one just made (the newest after `loadOlder`, the oldest after `loadNewer`), which
+   * load again when paged to, so the memory a reader holds stays bounded however far they
+   * page. Unbounded when absent.
+   */
+  readonly maxPages?: number;
   /** Called after changes, coalesced: at most once per task. */
   readonly onChange?: (state: HistoryWindowState) => void;
 }
@@ -26,7 +33,10 @@ export interface HistoryWindow {
   readonly opened: Promise<void>;
   /** Prepends the page before the window; no-op while a page loads or none is left. */
   loadOlder(): Promise<void>;
-  /** Appends the events after the window, about a page; no-op at the end it opened with. */
+  /**
+   * Appends the events after the window, about a page; no-op at the end it opened with
+   * (or at the end the session had when a dropped load is fetched again).
+   */
   loadNewer(): Promise<void>;
   close(): void;
 }
@@ -52,12 +62,16 @@ export interface HistoryWindowState {
  * newer events so the event is not at the window's edge. It pages older and newer from
  * there and never follows: one Page call per step, whatever the session's length, so a
  * hit 900,000 events back costs the same as one near the end. Both clients show search
- * hits through it.
+ * hits through it; the terminal client also reads far back through it with `maxPages`, so
+ * what it holds stays bounded.
  */
 export function createHistoryWindow(options: HistoryWindowOptions): HistoryWindow {
   const { client, sessionId, seq } = options;
   const pageSize = options.pageSize ?? 50;
   const conversation = createConversation();
+  const maxPages = Math.max(2, options.maxPages ?? Number.POSITIVE_INFINITY);
+  /** The events of each load the window holds, oldest first (what a trim refolds). */
+  const loads: SessionEvent[][] = [];
   const closed = new AbortController();
   let end = 0;
   /** Events a newer page spans: about the size of the last page loaded. */
@@ -125,9 +139,13 @@ export function createHistoryWindow(options: HistoryWindowOptions): HistoryWindo
     const around = await page(seq + 1);
     span = Math.max(16, around.events.length);
     conversation.apply({ kind: 'replace', events: around.events });
+    loads.push(around.events);
     fields.hasMore = around.hasMore;
     const newer = seq + 1 < end ? await newerFrom(seq + 1) : [];
-    if (newer.length > 0) conversation.apply({ kind: 'append', events: newer });
+    if (newer.length > 0) {
+      conversation.apply({ kind: 'append', events: newer });
+      loads.push(newer);
+    }
     fields.hasNewer = conversation.snapshot.endSeq < end;
     fields.opened = true;
   });
@@ -141,15 +159,29 @@ export function createHistoryWindow(options: HistoryWindowOptions): HistoryWindo
       if (!fields.opened || !fields.hasMore || fields.loading) return;
       await step(async () => {
         const older = await page(conversation.snapshot.firstSeq);
-        conversation.apply({ kind: 'prepend', events: older.events });
         fields.hasMore = older.hasMore;
+        if (older.events.length === 0) return;
+        loads.unshift(older.events);
+        if (loads.length <= maxPages) {
+          conversation.apply({ kind: 'prepend', events: older.events });
+          return;
+        }
+        loads.splice(maxPages);
+        conversation.apply({ kind: 'replace', events: loads.flat() });
+        fields.hasNewer = conversation.snapshot.endSeq < end;
       });
     },
     async loadNewer() {
       if (!fields.opened || !fields.hasNewer || fields.loading) return;
       await step(async () => {
         const newer = await newerFrom(conversation.snapshot.endSeq);
-        conversation.apply({ kind: 'append', events: newer });
+        if (newer.length > 0) loads.push(newer);
+        if (loads.length <= maxPages) conversation.apply({ kind: 'append', events: newer });
+        else {
+          loads.splice(0, loads.length - maxPages);
+          conversation.apply({ kind: 'replace', events: loads.flat() });
+          fields.hasMore = true;
+        }
         fields.hasNewer = conversation.snapshot.endSeq < end;
       });
     },

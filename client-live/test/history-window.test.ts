@@ -55,6 +55,32 @@ describe.skipIf(skip)('createHistoryWindow() over a search hit', () => {
     hits.close();
   }, 60_000);
 
+  it('holds at most maxPages loads, dropping the far ones and loading them again', async () => {
+    const options = { client: host.client, sessionId: 'million', seq: needleSeq };
+    const bounded = createHistoryWindow({ ...options, maxPages: 3 });
+    const unbounded = createHistoryWindow(options);
+    await Promise.all([bounded.opened, unbounded.opened]);
+    const opened = bounded.state.snapshot;
+    for (let i = 0; i < 3; i++) {
+      await bounded.loadOlder();
+      await unbounded.loadOlder();
+    }
+    expect(bounded.state.snapshot.firstSeq).toBe(unbounded.state.snapshot.firstSeq);
+    expect(bounded.state.snapshot.endSeq).toBe(opened.firstSeq);
+    expect(unbounded.state.snapshot.endSeq).toBe(opened.endSeq);
+    expect(bounded.state).toMatchObject({ hasMore: true, hasNewer: true, error: undefined });
+    const seqs = bounded.state.snapshot.nodes.map((node) => node.seq);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+
+    for (let i = 0; i < 3; i++) await bounded.loadNewer();
+    const back = bounded.state.snapshot;
+    expect(back.endSeq).toBeGreaterThan(opened.firstSeq);
+    expect(back.firstSeq).toBeGreaterThan(unbounded.state.snapshot.firstSeq);
+    expect(bounded.state).toMatchObject({ hasMore: true, error: undefined });
+    bounded.close();
+    unbounded.close();
+  }, 60_000);
+
   it('pages through many hits with next() and previous()', async () => {
     const hits = createSearchHits({
       client: host.client,

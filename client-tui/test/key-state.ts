@@ -81,6 +81,7 @@ export function setup(
       view: createConversationView(10),
       renderedFrom: undefined,
       olderPages: 0,
+      reading: undefined,
     },
     composer: createComposer(),
     inputMode: 'prompt',

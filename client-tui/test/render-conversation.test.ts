@@ -53,6 +53,54 @@ describe('createConversationRenderer(): a render at a new width within a budget'
     );
   });
 
+  it('draws the rows of the budget below the focus whatever the deadline', () => {
+    const snapshot = longSnapshot(100);
+    const r = renderer();
+    const wide = r.render(snapshot, 120);
+    const focusItem = 20;
+    const first = r.render(snapshot, 40, { budget: { deadline: 0, focusItem, rows: 30 } });
+    expect(r.complete).toBe(false);
+    let rows = 0;
+    let item = focusItem;
+    for (; rows < 30; item++) rows += first[item]?.lines.length ?? 30;
+    expect(first.slice(focusItem, item).every((it) => widest(it.lines) <= 40)).toBe(true);
+    expect(first.map((it) => it.key)).toEqual(wide.map((it) => it.key));
+  });
+
+  it('stands in one blank row for a node no width drew yet, until a later render draws it', () => {
+    const all = events(
+      Array.from({ length: 60 }, (_, i) =>
+        agentTurn({
+          turn: i + 1,
+          user: `question ${i}`,
+          close: `answer ${i} ${'words '.repeat(20)}`,
+        }),
+      ).flat(),
+    );
+    const half = Math.floor(all.length / 2);
+    const conversation = createConversation();
+    conversation.apply({ kind: 'replace', events: all.slice(half) });
+    const r = renderer();
+    const newer = r.render(conversation.snapshot, 120);
+    // The older page arrives with the resize: its nodes were never drawn.
+    const snapshot = conversation.apply({ kind: 'prepend', events: all.slice(0, half) });
+    const focusItem = newer.length - 1;
+    const first = r.render(snapshot, 40, { budget: { deadline: 0, focusItem, rows: 10 } });
+    const undrawn = first.filter((item) => item.key.startsWith('undrawn:'));
+    expect(undrawn.length).toBeGreaterThan(0);
+    expect(undrawn.every((item) => item.lines.length === 1)).toBe(true);
+    expect(widest(first.at(-1)?.lines ?? [])).toBeLessThanOrEqual(40);
+    let rest = first;
+    for (let i = 0; i < 1000 && !r.complete; i++) {
+      rest = r.render(snapshot, 40, { budget: { deadline: performance.now() + 5, focusItem } });
+    }
+    expect(rest.map((item) => item.key)).toEqual(
+      renderer()
+        .render(snapshot, 40)
+        .map((item) => item.key),
+    );
+  });
+
   it('without a budget draws every node at the new width at once', () => {
     const snapshot = longSnapshot(50);
     const r = renderer();

@@ -189,6 +189,55 @@ describe('createTuiApp() on a virtual 80x24 terminal against a real host', () =>
       term.dispose();
     }
   });
+
+  it('pages far back in a bounded reading window, and End goes back to the live one', async () => {
+    const journal = await host.store.create({ cwd: dataDir, title: 'Far', model: 'demo' });
+    await journal.append(
+      Array.from({ length: 1500 }, (_, i) =>
+        agentTurn({ turn: i + 1, user: `far question ${i}`, close: `far answer ${i}` }),
+      ).flat(),
+    );
+    const term = createVirtualTerminal(80, 24);
+    const client = createTuiApp({
+      client: createSessionClient(host.url),
+      hostLabel: 'test',
+      input: term.input,
+      output: term.output,
+      colorDepth: 256,
+      mouse: false,
+      sessionId: journal.header.sessionId,
+    });
+    const open = () => client.state.open;
+    const shown = () => {
+      const reading = open()?.reading;
+      return reading?.history.state.opened === true ? reading.window : open()?.window;
+    };
+    const firstSeq = () => shown()?.state.snapshot.firstSeq ?? Number.MAX_SAFE_INTEGER;
+    try {
+      await until(() => term.lines().join('\n').includes('far answer 1499'), 'the tail', term);
+      const tail = open()?.window.state.snapshot.nodes.length ?? 0;
+      term.type('\x1b'); // composer -> conversation
+      let most = 0;
+      for (let page = 0; page < 14; page++) {
+        const before = firstSeq();
+        term.type('g');
+        await until(() => firstSeq() < before, `older page ${page + 1}`, term);
+        most = Math.max(most, shown()?.state.snapshot.nodes.length ?? 0);
+      }
+      // The live window went back to its tail; the reading window holds at most 6 pages.
+      expect(open()?.reading).toBeDefined();
+      expect(open()?.window.state.snapshot.nodes.length).toBe(tail);
+      expect(most).toBeLessThanOrEqual(tail * 7);
+      expect(most).toBeLessThan((open()?.window.state.snapshot.endSeq ?? 0) / 2);
+      term.type('\x1b[F'); // End
+      await until(() => open()?.reading === undefined, 'the live window shown', term);
+      await until(() => term.lines().join('\n').includes('far answer 1499'), 'the bottom', term);
+      expect(open()?.view.following).toBe(true);
+    } finally {
+      client.close();
+      term.dispose();
+    }
+  });
 });
 
 /** Resolves once `count` has not changed for 500 ms (at most 10 s). */

@@ -23,6 +23,8 @@ import { nodeItems, partialItems, type NodeContext } from './render-node.js';
 export interface RenderBudget {
   readonly deadline: number;
   readonly focusItem: number;
+  /** Rows from the focus down drawn whatever the deadline (the pane's height). */
+  readonly rows?: number;
 }
 
 /** Earlier widths whose items a budgeted render may show until it reaches them. */
@@ -71,8 +73,10 @@ export function createConversationRenderer(
     }
     return undefined;
   };
-  // The node index of each item of the last render (to find the budget's focus node).
-  let itemNodes: number[] = [];
+  // The node of each item of the last render (to find the budget's focus node in the next
+  // snapshot, where a prepended page moves it); undefined past the nodes (partial, pending).
+  let itemNodes: (ConversationNode | undefined)[] = [];
+  let itemIndexes: number[] = [];
   let complete = true;
   // Stream renderers of the partial's text blocks; dropped when another partial streams.
   let streams = new Map<string, MarkdownStream>();
@@ -119,26 +123,42 @@ export function createConversationRenderer(
           ? deliverablesByTurn(snapshot.nodes, context.card.facts)
           : new Map<number, Deliverable[]>();
       const nodes = snapshot.nodes;
-      if (options.budget !== undefined && stale.length > 0) {
-        const focus =
-          itemNodes[Math.min(options.budget.focusItem, itemNodes.length - 1)] ?? nodes.length - 1;
-        drawNear(nodes, focus, options.budget.deadline, (node) => draw(node, nodeContext));
+      // A budget applies while a width change is under way (earlier widths' items to show).
+      const budget = stale.length > 0 ? options.budget : undefined;
+      if (budget !== undefined) {
+        const item = Math.min(budget.focusItem, itemNodes.length - 1);
+        const focusNode = itemNodes[item];
+        const found = focusNode === undefined ? -1 : nodes.indexOf(focusNode);
+        // A node replaced since (a call that finished) is looked for where it was.
+        const focus = found >= 0 ? found : (itemIndexes[item] ?? nodes.length - 1);
+        drawNear(nodes, focus, budget, (node) => draw(node, nodeContext));
       }
       complete = true;
       const items: ConversationItem[] = [];
-      const owners: number[] = [];
+      const owners: (ConversationNode | undefined)[] = [];
+      const indexes: number[] = [];
       for (const [index, node] of nodes.entries()) {
         let drawn = memo.get(node);
-        if (drawn === undefined && options.budget !== undefined) drawn = staleItems(node);
+        if (drawn === undefined && budget !== undefined) {
+          drawn = staleItems(node);
+          // A node no width has drawn yet, past the budget: one blank row until a later render.
+          if (drawn === undefined && performance.now() > budget.deadline) {
+            drawn = [undrawnItem(node)];
+          }
+        }
         if (drawn === undefined) drawn = draw(node, nodeContext);
         else if (!memo.has(node)) complete = false;
         items.push(...drawn);
-        for (let i = 0; i < drawn.length; i++) owners.push(index);
+        for (let i = 0; i < drawn.length; i++) {
+          owners.push(node);
+          indexes.push(index);
+        }
         const turn = closing.get(node);
         const produced = turn === undefined ? undefined : files.get(turn);
         if (turn !== undefined && produced !== undefined && produced.length > 0) {
           items.push(deliverablesItem(turn, produced, width));
-          owners.push(index);
+          owners.push(node);
+          indexes.push(index);
         }
       }
       if (complete) stale = [];
@@ -148,35 +168,48 @@ export function createConversationRenderer(
       for (const view of pendingViews(snapshot.pending, options.running ?? false)) {
         items.push(pendingItem(view, width));
       }
-      while (owners.length < items.length) owners.push(nodes.length - 1);
+      while (owners.length < items.length) owners.push(undefined);
+      while (indexes.length < items.length) indexes.push(nodes.length - 1);
       itemNodes = owners;
+      itemIndexes = indexes;
       return items;
     },
   };
 }
 
 /**
- * Draws nodes outward from `focus` until `deadline`: first the ones below it (the rows on
- * screen), then alternately above and below.
+ * Draws nodes outward from `focus` until the budget's deadline: first the ones below it
+ * (the rows on screen, `budget.rows` of them whatever the deadline), then alternately above
+ * and below.
  */
 function drawNear(
   nodes: readonly ConversationNode[],
   focus: number,
-  deadline: number,
-  draw: (node: ConversationNode) => void,
+  budget: RenderBudget,
+  draw: (node: ConversationNode) => readonly ConversationItem[],
 ): void {
   const at = Math.min(Math.max(0, focus), nodes.length - 1);
   const order: number[] = [];
   for (let i = at; i < Math.min(nodes.length, at + focusAhead); i++) order.push(i);
+  const ahead = order.length;
   for (let up = at - 1, down = at + focusAhead; up >= 0 || down < nodes.length; up--, down++) {
     if (up >= 0) order.push(up);
     if (down < nodes.length) order.push(down);
   }
-  for (const index of order) {
+  let rows = 0;
+  for (const [position, index] of order.entries()) {
     const node = nodes[index];
-    if (node !== undefined) draw(node);
-    if (performance.now() > deadline) return;
+    if (node !== undefined && position < ahead) {
+      for (const item of draw(node)) rows += item.lines.length;
+    } else if (node !== undefined) draw(node);
+    const onScreen = position + 1 < ahead && rows < (budget.rows ?? 0);
+    if (!onScreen && performance.now() > budget.deadline) return;
   }
+}
+
+/** The stand-in of a node not drawn yet: one blank row, never on screen (drawn first there). */
+function undrawnItem(node: ConversationNode): ConversationItem {
+  return { key: `undrawn:${node.seq}`, lines: [[]], details: () => [] };
 }
 
 /** The last assistant node of each turn in the window: deliverables are drawn under it. */

@@ -30,31 +30,33 @@ export function onConversation(
     case 'j':
     case 'down':
       view?.select(1);
+      context.reading?.newer(state);
       return 'handled';
     case 'k':
     case 'up':
       view?.select(-1);
-      loadOlderAtTop(state);
+      loadOlderAtTop(state, context);
       return 'handled';
     case 'pagedown':
     case 'C-d':
     case 'space':
       view?.scroll(page);
+      context.reading?.newer(state);
       return 'handled';
     case 'pageup':
     case 'C-u':
-      if (view?.frame().atTop) loadOlderAtTop(state);
+      if (view?.frame().atTop) loadOlderAtTop(state, context);
       view?.scroll(-page);
-      loadOlderAtTop(state);
+      loadOlderAtTop(state, context);
       return 'handled';
     case 'g':
     case 'home':
       view?.top();
-      loadOlderAtTop(state);
+      loadOlderAtTop(state, context);
       return 'handled';
     case 'S-g':
     case 'end':
-      view?.follow();
+      if (context.reading?.end(state) !== true) view?.follow();
       if (open !== undefined && open.olderPages > releaseAfterPages) context.releaseOlder?.();
       return 'handled';
     case 'enter':

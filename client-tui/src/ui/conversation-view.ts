@@ -29,6 +29,12 @@ export interface ConversationView {
   follow(): void;
   /** Jumps to the first row. */
   top(): void;
+  /**
+   * Whether the items end at the session's live end (true by default). While false (a
+   * window of history), reaching the bottom does not follow, so items appended there
+   * stay below the rows on screen.
+   */
+  setLiveEnd(live: boolean): void;
   frame(): ViewportFrame;
 }
 
@@ -40,6 +46,7 @@ export function createConversationView(initialHeight: number): ConversationView 
   let topRow = 0;
   let selected = -1;
   let following = true;
+  let liveEnd = true;
 
   const totalRows = () => starts[starts.length - 1] ?? 0;
   const maxTop = () => Math.max(0, totalRows() - height);
@@ -51,7 +58,7 @@ export function createConversationView(initialHeight: number): ConversationView 
     const end = starts[index + 1] ?? start;
     if (start < topRow) topRow = start;
     else if (end > topRow + height) topRow = Math.min(start, end - height);
-    following = topRow >= maxTop() && index === items.length - 1;
+    following = liveEnd && topRow >= maxTop() && index === items.length - 1;
     clamp();
   };
 
@@ -99,11 +106,15 @@ export function createConversationView(initialHeight: number): ConversationView 
     scroll(delta) {
       following = false;
       topRow += delta;
-      if (topRow >= maxTop()) following = true;
+      if (liveEnd && topRow >= maxTop()) following = true;
       clamp();
       const first = itemAt(starts, topRow);
       const last = itemAt(starts, topRow + height - 1);
       if (selected < first || selected > last) selected = delta < 0 ? first : last;
+    },
+    setLiveEnd(live) {
+      liveEnd = live;
+      if (!live) following = false;
     },
     follow() {
       following = true;

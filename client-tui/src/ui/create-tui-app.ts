@@ -13,6 +13,7 @@ import { createDraftEditor, type DraftEditor } from './draft-editor.js';
 import { createDrawLoop, type DrawLoop } from './draw-loop.js';
 import { paneLayout } from './draw-tui.js';
 import type { SuspendableProgram } from './edit-in-editor.js';
+import { closeWindows, createFarReading } from './far-reading.js';
 import { followSessions } from './follow-sessions.js';
 import { handleKey, type KeyContext } from './handle-key.js';
 import { openSession, reopenAtTail, type OpenDeps } from './open-session.js';
@@ -110,7 +111,7 @@ export function createTuiApp(options: TuiAppOptions): TuiApp {
     closed = true;
     loop.dispose();
     list.close();
-    state.open?.window.close();
+    if (state.open !== undefined) closeWindows(state.open);
     program._write(disableBracketedPaste);
     process.off('exit', onExit);
     pastes.dispose();
@@ -173,6 +174,7 @@ function connect(
     flush: schedule,
     editDraft,
     releaseOlder: () => reopenAtTail(state, deps()),
+    reading: createFarReading(deps),
     cards,
     clipboard: (text) => parts.program._write(clipboardSequence(text)),
   };
@@ -216,6 +218,8 @@ function listen(
       },
       wheel: (rows) => {
         state.open?.view.scroll(rows);
+        if (rows > 0) context.reading?.newer(state);
+        else context.reading?.older(state);
         loop.scheduler.schedule();
       },
     },

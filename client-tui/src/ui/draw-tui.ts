@@ -3,6 +3,7 @@ import { oneLine } from '../cards/text-lines.js';
 import { seg, type StyledLine } from '../text/styled-line.js';
 import { truncateLine } from '../text/text-width.js';
 import { drawOverlay } from './draw-overlay.js';
+import { shownWindow } from './far-reading.js';
 import { sessionTitle } from './session-title.js';
 import { createFrame, putLine, putLines, type Frame } from './frame.js';
 import { helpLine } from './key-help.js';
@@ -49,7 +50,7 @@ export interface DrawContext {
 function conversationLines(state: TuiState) {
   const open = state.open;
   if (!open) return [];
-  const windowState = open.window.state;
+  const windowState = shownWindow(open).state;
   const frame = open.view.frame();
   const lines: StyledLine[] = frame.lines.map((line, i) => {
     const selected = frame.owners[i] === open.view.selected && !open.view.following;
@@ -63,6 +64,11 @@ function conversationLines(state: TuiState) {
     lines[0] = [
       seg(windowState.loadingOlder ? '  loading older…' : '  ↑ older messages (PgUp)', theme.dim),
     ];
+  }
+  const reading = open.reading?.history.state;
+  if (frame.atBottom && reading?.opened === true && lines.length > 1) {
+    const text = reading.loading ? '  loading newer…' : '  ↓ newer messages (PgDn)  End: live';
+    lines[lines.length - 1] = [seg(text, theme.dim)];
   }
   return lines;
 }

@@ -5,6 +5,7 @@ import type { TuiRendererRegistry } from '../cards/card-renderer.js';
 import { createConversationRenderer } from '../conversation/render-conversation.js';
 import type { SessionClient } from '../data/session-client.js';
 import { createConversationView } from './conversation-view.js';
+import { closeWindows, shownWindow } from './far-reading.js';
 import { flash, type KeyContext } from './key-actions.js';
 import type { TuiState } from './tui-state.js';
 
@@ -42,12 +43,12 @@ export function createHitView(deps: HitViewDeps): HitView {
     async show(state, context, hit) {
       const open = state.open;
       if (open === undefined || open.id !== hit.sessionId) return;
-      const shown = { sessionId: open.id, snapshot: open.window.state.snapshot };
+      const shown = { sessionId: open.id, snapshot: shownWindow(open).state.snapshot };
       if (!windowHoldsHit(hit, shown)) {
         close();
         const opened = openHitWindow(hit, { client: deps.client, onChange: deps.onChange });
         history = { window: opened.history, sessionId: hit.sessionId };
-        open.window.close();
+        closeWindows(open);
         state.open = {
           id: open.id,
           facts: open.facts,
@@ -58,6 +59,7 @@ export function createHitView(deps: HitViewDeps): HitView {
           view: createConversationView(deps.bodyHeight()),
           renderedFrom: undefined,
           olderPages: 0,
+          reading: undefined,
           window: opened.window,
         };
         await opened.history.opened;

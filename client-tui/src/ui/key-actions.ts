@@ -1,3 +1,4 @@
+import type { FarReading } from './far-reading.js';
 import type { TuiSearch } from './session-search.js';
 import type { AllSearchDeps } from './all-search.js';
 import { pendingViews, type CardCache, type PendingItem } from '@dsh/card-models';
@@ -31,6 +32,8 @@ export interface KeyContext {
    * older pages it holds (End after paging far back); absent in tests.
    */
   readonly releaseOlder?: () => void;
+  /** Paging far back in a bounded reading window (`far-reading.ts`); absent in tests. */
+  readonly reading?: FarReading;
   /** The search of every session (`/` in the session list); absent in tests that do not search. */
   readonly searchAll?: AllSearchDeps;
 }
@@ -62,8 +65,12 @@ export function report(
   });
 }
 
-/** Loads the page before the window when the view shows its first row. */
-export function loadOlderAtTop(state: TuiState): void {
+/**
+ * Loads the page before the shown window when the view shows its first row: the reading
+ * window's paging when the client has one, else the live window's own older pages.
+ */
+export function loadOlderAtTop(state: TuiState, context: KeyContext): void {
+  if (context.reading !== undefined) return context.reading.older(state);
   const open = state.open;
   if (!open) return;
   if (open.view.frame().atTop && open.window.state.hasMore && !open.window.state.loadingOlder) {

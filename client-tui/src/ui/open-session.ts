@@ -1,12 +1,13 @@
 import type { CardCache } from '@dsh/card-models';
-import { createSessionWindow, type BackoffOptions, type SessionWindow } from '@dsh/client-live';
+import { createSessionWindow, type BackoffOptions } from '@dsh/client-live';
 import type { TuiRendererRegistry } from '../cards/card-renderer.js';
 import { createConversationRenderer } from '../conversation/render-conversation.js';
 import type { SessionClient } from '../data/session-client.js';
-import { releaseMemory } from './collect-garbage.js';
 import { createConversationView } from './conversation-view.js';
+import { releaseMemory } from './collect-garbage.js';
+import { closeWindows, reopenLive, settleMs } from './far-reading.js';
 import { listRows } from './list-rows.js';
-import type { OpenSession, TuiState } from './tui-state.js';
+import type { TuiState } from './tui-state.js';
 
 /** What opening a session needs besides the state. */
 export interface OpenDeps {
@@ -26,9 +27,24 @@ export interface OpenDeps {
  */
 export function openSession(state: TuiState, sessionId: string, deps: OpenDeps): void {
   if (state.open?.id === sessionId) return;
-  state.open?.window.close();
+  if (state.open !== undefined) closeWindows(state.open);
   const summary = state.list?.sessions.get(sessionId);
   const facts = { cwd: summary?.cwd ?? '', home: state.homeDir };
+  // Once open, a collection returns the previous session's windows and the first page's
+  // decoding garbage (an idle client allocates too little for V8 to collect by itself).
+  let settled = false;
+  const window = createSessionWindow({
+    client: deps.client,
+    sessionId,
+    onChange: () => {
+      if (!settled && window.state.opened) {
+        settled = true;
+        releaseMemory(settleMs);
+      }
+      deps.onChange();
+    },
+    ...(deps.backoff ? { backoff: deps.backoff } : {}),
+  });
   state.open = {
     id: sessionId,
     facts,
@@ -39,12 +55,8 @@ export function openSession(state: TuiState, sessionId: string, deps: OpenDeps):
     view: createConversationView(deps.bodyHeight),
     renderedFrom: undefined,
     olderPages: 0,
-    window: createSessionWindow({
-      client: deps.client,
-      sessionId,
-      onChange: deps.onChange,
-      ...(deps.backoff ? { backoff: deps.backoff } : {}),
-    }),
+    reading: undefined,
+    window,
   };
   state.details = undefined;
   state.answers = undefined;
@@ -57,42 +69,13 @@ export function openSession(state: TuiState, sessionId: string, deps: OpenDeps):
 }
 
 /**
- * Replaces the open session's live window with a fresh one at its tail, once that one has
- * opened (the old one is drawn until then), so the older pages the old window loaded are
- * released (and collected). Nothing is replaced when the reader scrolled away from the bottom meanwhile or
- * another session opened.
+ * Replaces the open session's live window with a fresh one at its tail once that one has
+ * opened (the old one is drawn until then), so the older pages the old one loaded are
+ * released (and collected). Nothing is replaced when the reader scrolled away from the
+ * bottom meanwhile or another session opened.
  */
 export function reopenAtTail(state: TuiState, deps: OpenDeps): void {
-  // Held until the swap only: the new window's listener must not keep the old one alive.
-  let previous: OpenSession | undefined = state.open;
-  if (previous === undefined) return;
-  const window: SessionWindow = createSessionWindow({
-    client: deps.client,
-    sessionId: previous.id,
-    ...(deps.backoff ? { backoff: deps.backoff } : {}),
-    onChange: () => {
-      if (previous !== undefined && window.state.opened) {
-        const old = previous;
-        previous = undefined;
-        if (state.open === old && old.view.following) {
-          old.window.close();
-          state.open = {
-            id: old.id,
-            facts: old.facts,
-            window,
-            renderer: createConversationRenderer({
-              registry: deps.registry,
-              card: { facts: old.facts, cards: deps.cards },
-            }),
-            view: createConversationView(deps.bodyHeight),
-            renderedFrom: undefined,
-            olderPages: 0,
-          };
-          // After the next draw: the old window's pages go back to the system.
-          releaseMemory(100);
-        } else window.close();
-      }
-      if (state.open?.window === window) deps.onChange();
-    },
-  });
+  const open = state.open;
+  if (open === undefined) return;
+  reopenLive(state, open, deps, () => open.view.following && open.reading === undefined);
 }

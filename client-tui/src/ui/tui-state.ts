@@ -1,6 +1,7 @@
 import type { PathFacts } from '@dsh/card-models';
 import type {
   ConnectionState,
+  HistoryWindow,
   SessionListState,
   SessionWindow,
   SessionWindowState,
@@ -24,12 +25,18 @@ export type Focus = 'sessions' | 'conversation' | 'input' | 'prompt';
 /** The open session: its live window, renderer memo and scroll state. */
 export interface OpenSession {
   readonly id: string;
-  readonly window: SessionWindow;
+  /** The live window (status, prompts, the queue); reopened at its tail to release pages. */
+  window: SessionWindow;
+  /**
+   * The bounded history window the pane shows while the reader pages far back
+   * (`far-reading.ts`), from when it has opened; the live window keeps following meanwhile.
+   */
+  reading: { readonly history: HistoryWindow; readonly window: SessionWindow } | undefined;
   /** Draws with `facts`; replaced when the session's summary brings other facts. */
   renderer: ConversationRenderer;
   facts: PathFacts;
   readonly view: ConversationView;
-  /** Older pages loaded into the window since it opened (End releases them past a few). */
+  /** Older pages loaded into the live window since it opened (End releases them past a few). */
   olderPages: number;
   /** The window state, width, running and streaming flags the view's items were rendered from. */
   renderedFrom:
