@@ -37,6 +37,7 @@ export { compactCommand, composerCommand, type ComposerCommand } from './compose
 // Token usage, cost and context of a session.
 export {
   compactCount,
+  exactCount,
   noTokens,
   sessionUsage,
   usdLabel,
