@@ -37,6 +37,7 @@ export { compactCommand, composerCommand, type ComposerCommand } from './compose
 // Token usage, cost and context of a session.
 export {
   compactCount,
+  exactCount,
   noTokens,
   sessionUsage,
   usdLabel,
@@ -75,6 +76,7 @@ export {
   limitTerminalLines,
   LiveTerminal,
   liveOutputNote,
+  loadTerminalEmulator,
   liveTerminalPreview,
   mcpToolName,
   normalizePath,
@@ -93,6 +95,7 @@ export {
   summaryMaxLength,
   terminalCard,
   terminalCardPreview,
+  terminalEmulatorLoaded,
   terminalLines,
   terminalPreview,
   todoCard,

@@ -99,6 +99,7 @@ export {
   terminalLines,
 } from './terminal-view.js';
 export { LiveTerminal } from './live-terminal.js';
+export { loadTerminalEmulator, terminalEmulatorLoaded } from './terminal-emulator.js';
 
 // Paths.
 export {

@@ -1,21 +1,26 @@
-import * as addonModule from '@xterm/addon-unicode11';
-import * as xtermModule from '@xterm/headless';
 import type { Terminal } from '@xterm/headless';
+import { loadXterm, xtermClasses } from '#xterm';
 import type { TerminalLine, TerminalRenderOptions } from './terminal-output.js';
 
 /** Default replay width: wide enough that ordinary output does not wrap. */
 export const defaultTerminalCols = 160;
 const defaultRows = 24;
 
-// The package ships CommonJS for Node and ESM for bundlers; a namespace import plus
-// `default` finds the class under both.
-type XtermModule = typeof xtermModule & { default?: typeof xtermModule };
-type AddonModule = typeof addonModule & { default?: typeof addonModule };
-const TerminalClass =
-  (xtermModule as XtermModule).Terminal ?? (xtermModule as XtermModule).default?.Terminal;
-const Unicode11Addon =
-  (addonModule as AddonModule).Unicode11Addon ??
-  (addonModule as AddonModule).default?.Unicode11Addon;
+/**
+ * Whether replays run through the emulator: always in Node; in a browser build once
+ * `loadTerminalEmulator` has resolved (before that, replays are `plainLines`).
+ */
+export function terminalEmulatorLoaded(): boolean {
+  return xtermClasses()?.Terminal !== undefined;
+}
+
+/**
+ * Loads the emulator where it is a lazy chunk (browser builds); resolves at once where it
+ * is imported with card-models. Rejects when the chunk cannot be fetched (call again to retry).
+ */
+export function loadTerminalEmulator(): Promise<void> {
+  return loadXterm();
+}
 
 /** The replay geometry of `options`, clamped to what a card can hold. */
 export function replayGeometry(options: TerminalRenderOptions): { cols: number; rows: number } {
@@ -26,14 +31,15 @@ export function replayGeometry(options: TerminalRenderOptions): { cols: number; 
 
 /**
  * A headless xterm.js emulator with Unicode 11 widths and LF as CR LF (as a pty's output
- * processing does), or undefined when the module cannot load (replays fall back to
- * `plainLines`).
+ * processing does), or undefined when the module is not loaded or cannot load (replays
+ * fall back to `plainLines`).
  */
 export function createTerminal(geometry: {
   cols: number;
   rows: number;
   scrollback: number;
 }): Terminal | undefined {
+  const TerminalClass = xtermClasses()?.Terminal;
   if (!TerminalClass) return undefined;
   const terminal = new TerminalClass({
     ...geometry,
@@ -41,6 +47,7 @@ export function createTerminal(geometry: {
     allowProposedApi: true,
     logLevel: 'off',
   });
+  const Unicode11Addon = xtermClasses()?.Unicode11Addon;
   if (Unicode11Addon) {
     terminal.loadAddon(new Unicode11Addon());
     terminal.unicode.activeVersion = '11';

@@ -1,7 +1,7 @@
 import type { LiveOutput } from '../conversation/types.js';
 import type { TerminalCard } from './card-types.js';
 import { LiveTerminal } from './live-terminal.js';
-import { replayGeometry } from './terminal-emulator.js';
+import { replayGeometry, terminalEmulatorLoaded } from './terminal-emulator.js';
 import {
   limitTerminalLines,
   renderTerminalOutput,
@@ -29,9 +29,10 @@ const liveReplays = new WeakMap<readonly string[], Map<string, LiveReplay>>();
 const linesByCard = new WeakMap<TerminalCard, Map<string, readonly TerminalLine[]>>();
 const previewByCard = new WeakMap<TerminalCard, Map<string, TerminalPreview>>();
 
+/** The cache key of a replay: its geometry, and whether it ran without the emulator. */
 function geometryKey(options: TerminalRenderOptions): string {
   const { cols, rows } = replayGeometry(options);
-  return `${cols}x${rows}`;
+  return `${cols}x${rows}${terminalEmulatorLoaded() ? '' : ' plain'}`;
 }
 
 function cached<T>(

@@ -1,4 +1,5 @@
 import { CompactionReason } from '@dsh/gen/events';
+import { exactCount } from '../usage/usage-label.js';
 import type { ConversationNode } from './types.js';
 
 /** A compaction node. */
@@ -16,7 +17,7 @@ export interface CompactionLabel {
   readonly instruction: string;
 }
 
-const count = (n: number): string => n.toLocaleString('en-US');
+const count = exactCount;
 
 /** The divider text of a compaction node; the summary itself is drawn expandable below it. */
 export function compactionLabel(node: CompactionNode): CompactionLabel {

@@ -8,4 +8,4 @@ export {
   type TokenCounts,
   type TurnUsageFacts,
 } from './session-usage.js';
-export { compactCount, usdLabel } from './usage-label.js';
+export { compactCount, exactCount, usdLabel } from './usage-label.js';

@@ -6,6 +6,18 @@ export function compactCount(n: number): string {
   return `${trim((n / 1_000_000).toFixed(2))}M`;
 }
 
+/**
+ * A whole count with thousands commas: "950", "12,345", "-1,240,000" (rounded). Plain
+ * string work rather than `toLocaleString`, whose first call in a page builds ICU number
+ * data for tens of milliseconds of the first paint.
+ */
+export function exactCount(n: number): string {
+  if (!Number.isFinite(n)) return String(n);
+  const digits = String(Math.abs(Math.round(n)));
+  const grouped = digits.replace(/\B(?=(\d{3})+$)/g, ',');
+  return Math.round(n) < 0 ? `-${grouped}` : grouped;
+}
+
 /** Dollars with the precision small sums need: "$0.0042", "$0.42", "$12.30". */
 export function usdLabel(usd: number): string {
   if (usd === 0) return '$0';

@@ -1,6 +1,7 @@
 import { create } from '@bufbuild/protobuf';
 import {
   compactCount,
+  exactCount,
   sessionUsage,
   usdLabel,
   type SessionUsage,
@@ -181,6 +182,24 @@ describe('compactCount()', () => {
     [1_240_000, '1.24M'],
     [2_000_000, '2M'],
   ])('%i -> %s', (n, label) => expect(compactCount(n)).toBe(label));
+});
+
+describe('exactCount()', () => {
+  it.each([
+    [0, '0'],
+    [950, '950'],
+    [1_000, '1,000'],
+    [12_345, '12,345'],
+    [1_240_000, '1,240,000'],
+    [-1_240_000, '-1,240,000'],
+    [1234.6, '1,235'],
+    [Number.NaN, 'NaN'],
+  ])('%d -> %s', (n, label) => expect(exactCount(n)).toBe(label));
+  it('matches toLocaleString("en-US") on whole numbers', () => {
+    for (const n of [7, 999, 1001, 65_536, 123_456_789, 9_007_199_254_740_991]) {
+      expect(exactCount(n)).toBe(n.toLocaleString('en-US'));
+    }
+  });
 });
 
 describe('usdLabel()', () => {

@@ -5,6 +5,7 @@ import { createApp, nextTick } from 'vue';
 import { createWebRegistry, rendererRegistryKey } from '../cards/index.js';
 import ExportDocument from '../components/ExportDocument.vue';
 import { highlightLanguages, loadLanguage } from './highlighter.js';
+import { terminalEmulatorReady } from './terminal-emulator.js';
 
 /** What a saved page may load: its own styles and images in it, nothing from anywhere. */
 const policy = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
@@ -48,6 +49,8 @@ export async function sessionHtml(options: {
   readonly facts: PathFacts;
 }): Promise<string> {
   await Promise.all(highlightLanguages.map((name) => loadLanguage(name).catch(() => undefined)));
+  // Terminal cards replay through the emulator in the file; without its chunk, plain text.
+  await terminalEmulatorReady().catch(() => undefined);
   const snapshot = createConversation().apply({ kind: 'replace', events: [...options.events] });
   const host = document.createElement('div');
   host.style.cssText = 'position:fixed;left:-10000px;top:0;width:920px;visibility:hidden';
