@@ -8,6 +8,7 @@ import { createJournalStore } from '@dsh/journal-file';
 import { createPgJournalBackend, type PgJournalBackend } from '@dsh/journal-pg';
 import { postgresMissing, startPostgres } from '@dsh/journal-pg/test-kit';
 import { percentile, sample, since, type BenchRow } from './bench-row.js';
+import { tailPageRows } from './pg-tail-pages.js';
 
 /** Events per append while a long session is loaded. */
 const loadBatch = 2000;
@@ -38,7 +39,11 @@ export async function postgresBench(quick: boolean): Promise<BenchRow[]> {
     const b = await pgStore();
     const files = await createJournalStore({ dataDir: join(dir, 'sessions') });
     const rows = [
-      ...(await tailPages(quick ? [1_000, 10_000] : [1_000, 1_000_000], a, files)),
+      ...(await tailPages(
+        quick ? [1_000, 10_000] : [1_000, 1_000_000],
+        { backend: backends[0]!, store: a },
+        files,
+      )),
       ...(await appendToReceive(quick ? 50 : 200, [
         ['file', files, files],
         ['postgres, same host', a, a],
@@ -71,63 +76,35 @@ async function longSession(store: JournalStore, size: number): Promise<[Journal,
   return [journal, since(start)];
 }
 
+/**
+ * A session of each size in each store (the load rates as rows), then the tail pages
+ * timed in interleaved rounds by `tailPageRows`.
+ */
 async function tailPages(
-  sizes: readonly number[],
-  pg: JournalStore,
+  sizes: readonly [number, number],
+  pg: { backend: PgJournalBackend; store: JournalStore },
   files: JournalStore,
 ): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
-  const p50 = new Map<string, number>();
+  const journals = new Map<string, Map<number, Journal>>();
   for (const size of sizes) {
     const label = size.toLocaleString('en-US');
     for (const [name, store] of [
-      ['postgres', pg],
+      ['postgres', pg.store],
       ['file', files],
     ] as const) {
       const [journal, loadMs] = await longSession(store, size);
-      const tail = await sample(50, () => journal.page(undefined, 50));
-      p50.set(`${name}:${size}`, percentile(tail, 50));
-      rows.push(
-        {
-          section: 'postgres',
-          name: `${name}: tail page p50, ${label} events`,
-          value: percentile(tail, 50),
-          unit: 'ms',
-        },
-        {
-          section: 'postgres',
-          name: `${name}: tail page p99, ${label} events`,
-          value: percentile(tail, 99),
-          unit: 'ms',
-        },
-        {
-          section: 'postgres',
-          name: `${name}: load ${label} events in appends of ${loadBatch}`,
-          value: size / (loadMs / 1000),
-          unit: 'events/s',
-        },
-      );
+      const bySize = journals.get(name) ?? new Map<number, Journal>();
+      journals.set(name, bySize.set(size, journal));
+      rows.push({
+        section: 'postgres',
+        name: `${name}: load ${label} events in appends of ${loadBatch}`,
+        value: size / (loadMs / 1000),
+        unit: 'events/s',
+      });
     }
   }
-  const [small, large] = [sizes[0]!, sizes.at(-1)!];
-  const ratio = (name: string) => p50.get(`${name}:${large}`)! / p50.get(`${name}:${small}`)!;
-  rows.push(
-    {
-      section: 'postgres',
-      name: `postgres: tail page p50 ratio ${large.toLocaleString('en-US')} / ${small.toLocaleString('en-US')} events`,
-      value: ratio('postgres'),
-      unit: 'x',
-      note: 'target <= 1.5 (one indexed range read per call)',
-    },
-    {
-      section: 'postgres',
-      name: `postgres / file tail page p50, ${large.toLocaleString('en-US')} events`,
-      value: p50.get(`postgres:${large}`)! / p50.get(`file:${large}`)!,
-      unit: 'x',
-      note: 'round trips to the database against reads from the page cache',
-    },
-  );
-  return rows;
+  return [...rows, ...(await tailPageRows(journals, sizes, pg))];
 }
 
 /**

@@ -1,3 +1,4 @@
+import { defaultOutageMs } from './outage-retry.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stat } from 'node:fs/promises';
@@ -29,6 +30,8 @@ export interface AgentRuntimeOptions {
   readonly spillRoot?: string;
   /** Most model steps per turn (default 100). */
   readonly maxSteps?: number;
+  /** How long an append retries while the store is unreachable (default 60 s). */
+  readonly outageMs?: number;
   /**
    * The context budget of a model, by the name its provider gives it (default:
    * `contextBudgetFor(model)`, the known window of common models less room for the answer).
@@ -126,6 +129,7 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
           systemPrompt: systemPrompt(journal.header.cwd),
           spillDir: join(options.spillRoot ?? join(tmpdir(), 'dsh-spill'), sessionId),
           maxSteps: options.maxSteps ?? 100,
+          outageMs: options.outageMs ?? defaultOutageMs,
           contextBudget: (options.contextBudget ?? defaultBudget)(provider.model),
           onStatus: (isRunning) => setStatus(sessionId, isRunning),
         });

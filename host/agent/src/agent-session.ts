@@ -34,6 +34,8 @@ export interface AgentSessionOptions {
   readonly maxSteps: number;
   /** The most tokens one model request may carry; the history is compacted to keep it. */
   readonly contextBudget: number;
+  /** How long an append retries while the store is unreachable before the turn stops. */
+  readonly outageMs: number;
   readonly onStatus: (running: boolean) => void;
 }
 
@@ -127,6 +129,7 @@ export async function openAgentSession(options: AgentSessionOptions): Promise<Ag
     journal,
     (events) => context.history.add(events),
     (payloads) => fitPayloads(payloads, options.spillDir),
+    options.outageMs,
   );
   const pending = createPendingInteractions();
   const inputs = createInputQueue(

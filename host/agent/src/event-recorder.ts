@@ -1,12 +1,16 @@
 import type { SessionEvent } from '@dsh/gen/events';
 import { JournalError, type EventPayload, type Journal } from '@dsh/journal';
+import { defaultOutageMs, retryThroughOutage } from './outage-retry.js';
 
 /**
  * Serialises one session's appends: events reach the journal in the order they are
  * recorded. Stream chunks are batched per tick into one append; `record` flushes them
  * first, so a chunk never lands after the message that follows it. An append the
- * journal refuses as `too_large` is retried once through `fit`. A batched append that
- * fails (disk full) is never an unhandled rejection: `flush` throws its error.
+ * journal refuses as `too_large` is retried once through `fit`. An append the store
+ * cannot take because it is unreachable (`unavailable`: the database is down) is retried
+ * with backoff for `outageMs`, the events recorded behind it waiting in memory; only
+ * then does it fail. A batched append that fails (disk full) is never an unhandled
+ * rejection: `flush` throws its error.
  */
 export interface EventRecorder {
   record(payloads: readonly EventPayload[]): Promise<SessionEvent[]>;
@@ -27,6 +31,7 @@ export function createEventRecorder(
   journal: Journal,
   onRecorded: (events: readonly SessionEvent[]) => void,
   fit?: (payloads: readonly EventPayload[]) => Promise<EventPayload[]>,
+  outageMs = defaultOutageMs,
 ): EventRecorder {
   let tail: Promise<unknown> = Promise.resolve();
   let batch: EventPayload[] = [];
@@ -35,12 +40,10 @@ export function createEventRecorder(
 
   const append = (payloads: readonly EventPayload[]): Promise<SessionEvent[]> => {
     const run = tail.then(async () => {
-      const events = await journal.append(payloads).catch(async (error: unknown) => {
-        if (fit === undefined || !(error instanceof JournalError && error.kind === 'too_large')) {
-          throw error;
-        }
-        return journal.append(await fit(payloads));
-      });
+      const events = await retryThroughOutage(
+        (retried) => appendOnce(journal, payloads, retried, fit),
+        outageMs,
+      );
       onRecorded(events);
       return events;
     });
@@ -80,4 +83,34 @@ export function createEventRecorder(
       if (failed !== undefined) throw failed.error;
     },
   };
+}
+
+/**
+ * One try of an append. A try after an outage that conflicts at the end this journal
+ * expected finds the events of the try whose commit reply the outage lost (the owner of
+ * a session is its only writer): those are the result.
+ */
+async function appendOnce(
+  journal: Journal,
+  payloads: readonly EventPayload[],
+  retried: boolean,
+  fit?: (payloads: readonly EventPayload[]) => Promise<EventPayload[]>,
+): Promise<SessionEvent[]> {
+  const at = journal.length;
+  try {
+    return await journal.append(payloads);
+  } catch (error) {
+    if (error instanceof JournalError && error.kind === 'too_large' && fit !== undefined) {
+      return journal.append(await fit(payloads));
+    }
+    if (!(retried && error instanceof JournalError && error.kind === 'conflict')) throw error;
+    const end = (await journal.head()).length;
+    if (end < at + payloads.length) throw error;
+    const committed = await journal.read(at, at + payloads.length);
+    const same =
+      committed.length === payloads.length &&
+      committed.every((event, i) => event.payload.case === payloads[i]!.case);
+    if (!same) throw error;
+    return committed;
+  }
 }

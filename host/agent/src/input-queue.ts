@@ -38,6 +38,8 @@ export interface InputQueue {
   position(input: Input): number;
   /** Takes the next queued input, if any. */
   shift(): Input | undefined;
+  /** Puts a queued input a turn could not open (the store unreachable) back at the front. */
+  requeue(input: Input): void;
   /** Takes all steering input, in order. */
   takeSteering(): Input[];
   readonly steeringCount: number;
@@ -101,6 +103,7 @@ export function createInputQueue(
     },
     position: (input) => queue.indexOf(input) + 1,
     shift: () => queue.shift(),
+    requeue: (input) => void queue.unshift(input),
     takeSteering() {
       const steer = steering;
       steering = [];

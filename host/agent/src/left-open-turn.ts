@@ -1,6 +1,7 @@
 import type { Journal } from '@dsh/journal';
 import { danglingTurnClosing, type DanglingReason } from './dangling-turn.js';
 import type { EventRecorder } from './event-recorder.js';
+import { retryThroughOutage } from './outage-retry.js';
 
 /**
  * A turn whose end the journal could not take: the next turn (or requested compaction)
@@ -10,7 +11,10 @@ export interface LeftOpenTurn {
   /** Set while a turn is left open. */
   readonly reason: DanglingReason | undefined;
   mark(reason: DanglingReason): void;
-  /** Closes the turn the journal still shows open, if any; throws while it cannot. */
+  /**
+   * Closes the turn the journal still shows open, if any. While the store is unreachable
+   * it waits for it (backoff up to 2 s); other failures throw.
+   */
   close(): Promise<void>;
 }
 
@@ -37,8 +41,11 @@ export function createLeftOpenTurn(journal: Journal, recorder: EventRecorder): L
     },
     async close() {
       if (leftOpen === undefined) return;
-      const closing = await danglingTurnClosing(journal, leftOpen);
-      if (closing.length > 0) await recorder.record(closing);
+      const reason = leftOpen;
+      await retryThroughOutage(async () => {
+        const closing = await danglingTurnClosing(journal, reason);
+        if (closing.length > 0) await recorder.record(closing);
+      }, undefined);
       leftOpen = undefined;
     },
   };

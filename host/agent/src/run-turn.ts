@@ -6,6 +6,7 @@ import { unqueued, type Input, type InputQueue } from './input-queue.js';
 import { writeFailure, type LeftOpenTurn } from './left-open-turn.js';
 import { fitContext, type FitScope, type ModelContext } from './model-context.js';
 import { runModelStep } from './model-step.js';
+import { isOutage } from './outage-retry.js';
 import { payloads } from './payloads.js';
 import { runToolCall, type TurnScope } from './tool-call-runner.js';
 
@@ -50,6 +51,7 @@ export async function runTurn(
   const signal = controller.signal;
   let reason = TurnEndReason.COMPLETED;
   let opened = false;
+  let failure: unknown;
   try {
     await leftOpen.close();
     await recorder.record([
@@ -62,6 +64,7 @@ export async function runTurn(
     started();
     reason = await runSteps(session, turn, signal);
   } catch (cause) {
+    failure = cause;
     started(cause);
     if (opened && cause instanceof JournalError) {
       // The journal refused an event: stop what still runs, and close the turn the way
@@ -94,7 +97,13 @@ export async function runTurn(
         console.error(`dsh: cannot record the end of turn ${turn} of ${sessionId}:`, cause);
       });
     }
-    if (!opened || leftOpen.reason !== undefined) session.inputs.drop(turn);
+    if (!opened && isOutage(failure) && input.queueId !== undefined) {
+      // Still queued in the journal: it runs once the store is back.
+      session.inputs.requeue(input);
+    } else if ((!opened && !isOutage(failure)) || leftOpen.reason !== undefined) {
+      // An outage keeps the queue: the turn closed once the store came back.
+      session.inputs.drop(turn);
+    }
   }
   return opened;
 }

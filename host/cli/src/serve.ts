@@ -189,6 +189,7 @@ async function serveStore(
     approvals,
     allowPaths,
     spillRoot: join(config.dataDir, '.spill'),
+    ...outageSetting(process.env),
     ...(opened.ownership !== undefined && { ownership: opened.ownership }),
     contextBudget: (name) =>
       contextBudget ?? models.get(name)?.contextBudget ?? contextBudgetFor(name).budget,
@@ -273,6 +274,15 @@ async function serveStore(
 function leaseSetting(env: NodeJS.ProcessEnv): { leaseMs?: number } {
   const ms = Number(env.DSH_LEASE_MS);
   return env.DSH_LEASE_MS !== undefined && Number.isFinite(ms) && ms > 0 ? { leaseMs: ms } : {};
+}
+
+/**
+ * `DSH_OUTAGE_MS`: how long a turn retries appends while the store is unreachable before
+ * it stops (the agent's default, 60 s, when unset or not a number).
+ */
+function outageSetting(env: NodeJS.ProcessEnv): { outageMs?: number } {
+  const ms = Number(env.DSH_OUTAGE_MS);
+  return env.DSH_OUTAGE_MS !== undefined && Number.isFinite(ms) && ms > 0 ? { outageMs: ms } : {};
 }
 
 /** The prices of the config file's `models`, or undefined when no model has one (no cost). */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient, type Client } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
-import { ApprovalDecision, type SessionEvent } from '@dsh/gen/events';
+import { ApprovalDecision, UnqueueReason, type SessionEvent } from '@dsh/gen/events';
 import { PromptMode, SessionService } from '@dsh/gen/service';
 import { skipWithoutPostgres, startPostgres, type TestPostgres } from '@dsh/journal-pg/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,7 +36,16 @@ const client = (url: string): SessionClient =>
   createClient(SessionService, createConnectTransport({ baseUrl: url, httpVersion: '1.1' }));
 
 /** Hosts `names` on a database of their own, with the lease time `leaseMs`. */
-async function startHosts(leaseMs: number, ...names: string[]): Promise<DshProcess[]> {
+function startHosts(leaseMs: number, ...names: string[]): Promise<DshProcess[]> {
+  return startHostsWith({}, leaseMs, ...names);
+}
+
+/** `startHosts` with more environment for each host. */
+async function startHostsWith(
+  env: Record<string, string>,
+  leaseMs: number,
+  ...names: string[]
+): Promise<DshProcess[]> {
   const url = await postgres!.createDatabase(`hosts${++databases}`);
   return Promise.all(
     names.map(async (name) => {
@@ -45,7 +54,7 @@ async function startHosts(leaseMs: number, ...names: string[]): Promise<DshProce
         home: join(root, 'home'),
         dataDir: join(root, `${name}${databases}`),
         args: ['--store', url],
-        env: { DSH_LEASE_MS: String(leaseMs) },
+        env: { DSH_LEASE_MS: String(leaseMs), ...env },
       });
       hosts.push(host);
       return host;
@@ -210,5 +219,90 @@ describe.skipIf(skip)('dsh serve --store postgres://... on several hosts', () =>
     expect(await onB.page({ sessionId, maxMessages: 50 })).toEqual(
       await onA.page({ sessionId, maxMessages: 50 }),
     );
+  }, 120_000);
+  it('keeps a turn and its queue through a database outage while a command runs', async () => {
+    const [a] = await startHosts(8000, 'a');
+    const onA = client(a!.url);
+    const { sessionId, follower, approvalId } = await turnWaitingForApproval(onA, onA);
+    const queued = await onA.prompt({ sessionId, content: text('after'), mode: PromptMode.QUEUE });
+    expect(queued).toMatchObject({ started: false, queuePosition: 1 });
+    await onA.respond({
+      sessionId,
+      response: { case: 'approval', value: { approvalId, decision: ApprovalDecision.ALLOW } },
+    });
+    await follower.waitFor('approval/resolved', is('approvalResolved'));
+    // The command runs for 3 s: its output and result must be written while the database is down.
+    await postgres!.stopServer();
+    const during = await onA.page({ sessionId, maxMessages: 10 }).then(
+      () => 'ok',
+      (error: Error) => error.message,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    await postgres!.start();
+    await follower.waitFor('tool/result', is('toolResult'), 45_000);
+    // The turn goes on (the demo model asks again); the queued input is still waiting.
+    await follower.waitFor(
+      'the next approval',
+      (e) =>
+        is('approvalRequested')(e) &&
+        e.seq > 0 &&
+        ofKind(follower.events, 'approvalRequested').length > 1,
+      45_000,
+    );
+    const cancelled = await onA.cancel({ sessionId });
+    expect(cancelled.cleared).toBe(1);
+    expect(cancelled.clearedInputs.map((input) => input.queueId)).toEqual([queued.queueId]);
+    await follower.waitFor('turn/end', is('turnEnd'), 45_000);
+    expect(during).toMatch(/unavailable.*database/s);
+    expectContiguous(follower.events);
+    const results = ofKind(follower.events, 'toolResult').map((e) =>
+      e.payload.case === 'toolResult' ? e.payload.value.callId : '',
+    );
+    expect(results.length).toBeGreaterThan(0);
+    expect(new Set(results).size).toBe(results.length);
+    expect(ofKind(follower.events, 'agentError')).toHaveLength(0);
+    const unqueuedReasons = ofKind(follower.events, 'inputUnqueued').map((e) =>
+      e.payload.case === 'inputUnqueued' ? e.payload.value.reason : undefined,
+    );
+    expect(unqueuedReasons).toEqual([UnqueueReason.CLEARED]);
+    const again = await onA.prompt({ sessionId, content: text('usable'), mode: PromptMode.QUEUE });
+    expect(again.started).toBe(true);
+    await onA.cancel({ sessionId });
+  }, 120_000);
+  it('closes a turn whose appends outlast the outage bound once the database is back, keeping its queue', async () => {
+    const [a] = await startHostsWith({ DSH_OUTAGE_MS: '1500' }, 8000, 'a');
+    const onA = client(a!.url);
+    const { sessionId, follower, approvalId } = await turnWaitingForApproval(onA, onA);
+    const queued = await onA.prompt({ sessionId, content: text('after'), mode: PromptMode.QUEUE });
+    await onA.respond({
+      sessionId,
+      response: { case: 'approval', value: { approvalId, decision: ApprovalDecision.ALLOW } },
+    });
+    await follower.waitFor('approval/resolved', is('approvalResolved'));
+    await postgres!.stopServer();
+    await new Promise((resolve) => setTimeout(resolve, 6000));
+    await postgres!.start();
+    const error = await follower.waitFor('agent/error', is('agentError'), 45_000);
+    const first = await follower.waitFor('turn/end 1', is('turnEnd'), 45_000);
+    const second = await follower.waitFor(
+      'turn/start 2',
+      (e) => e.payload.case === 'turnStart' && e.payload.value.turn === 2,
+      45_000,
+    );
+    await onA.cancel({ sessionId });
+    await follower.waitFor('turn/end 2', (e) => is('turnEnd')(e) && e.seq > second.seq, 45_000);
+    expect(error.payload.value).toMatchObject({
+      code: 'journal_write_failed',
+      message: expect.stringMatching(/database .* is down or unreachable/),
+    });
+    expect(first.seq).toBeLessThan(second.seq);
+    expectContiguous(follower.events);
+    const unqueued = ofKind(follower.events, 'inputUnqueued').map((e) =>
+      e.payload.case === 'inputUnqueued' ? [e.payload.value.queueId, e.payload.value.reason] : [],
+    );
+    expect(unqueued).toEqual([[queued.queueId, UnqueueReason.STARTED]]);
+    const again = await onA.prompt({ sessionId, content: text('usable'), mode: PromptMode.QUEUE });
+    expect(again.started).toBe(true);
+    await onA.cancel({ sessionId });
   }, 120_000);
 });
