@@ -104,3 +104,8 @@ export function spawnText(origin: SpawnOrigin, parentId: string, call: SpawnCall
         : 'a spawn_agent call';
   return `Sub-agent${who === '' ? '' : ` ${who}`} started by ${by} in session ${parentId}`;
 }
+
+/** What the context row adds for a forked sub-agent, whose rollout starts with its parent's history. */
+export function forkText(lines: number): string {
+  return `; it started from a copy of that session's history (${lines} rollout line${lines === 1 ? '' : 's'}), shown there and not repeated here`;
+}

@@ -29,8 +29,9 @@ import {
   initialRolloutState,
   type RolloutState,
 } from './rollout-converter.js';
-import { spawnCallOf, spawnOrigin, spawnText } from './codex-subagents.js';
+import { forkText, spawnCallOf, spawnOrigin, spawnText } from './codex-subagents.js';
 import { parseRolloutLine } from './rollout-line.js';
+import { createForkScan, type ForkEnd } from './forked-history.js';
 import { eventTimes } from '../event-times.js';
 import { codexSessionId } from './codex-session-id.js';
 
@@ -111,13 +112,17 @@ export async function importRollout(
       const parent = codexSessionId(origin.parentThreadId);
       if (await journalExists(store, parent)) {
         saved.parentId = parent;
-        const call = await spawnCallOf(store, parent, saved.id);
+        const fork = typeof converted.fork === 'object' ? converted.fork : undefined;
+        const found = await spawnCallOf(store, parent, saved.id);
+        const call = { ...found, callId: found.callId ?? fork?.callId };
         const meta = {
           sessionId: parent,
           ...(call.callId === undefined ? {} : { callId: call.callId }),
+          ...(fork === undefined ? {} : { forkedLines: fork.lines }),
         };
+        const text = `${spawnText(origin, parent, call)}${fork === undefined ? '' : forkText(fork.lines)}`;
         const row = p.contextMessage(
-          [textBlock(spawnText(origin, parent, call))],
+          [textBlock(text)],
           codexSource,
           codexEnvelopes.subagent,
           JSON.stringify(meta),
@@ -181,23 +186,78 @@ export async function importRollout(
 
   let offset = state.offset;
   let lineNo = state.lines;
-  for await (const line of readLines(path, state.offset)) {
-    lineNo += 1;
-    pendingBytes += line.end - offset;
-    offset = line.end;
-    if (line.text.trim() === '') continue;
-    const parsed = parseRolloutLine(line.text);
-    if (!parsed.ok) {
-      malformed += 1;
-      options.onWarning?.(`${path}:${lineNo}: ${parsed.error}; line skipped`);
-      continue;
+  let forkOpen = saved.converter.forked === true && saved.converter.fork === undefined;
+  let waiting = false;
+  reading: for (;;) {
+    for await (const line of readLines(path, offset)) {
+      if (forkOpen) {
+        // A forked sub-agent: find where the copy of its parent's history ends, then skip it.
+        forkOpen = false;
+        const end = await findForkEnd(path, offset);
+        if (end === undefined && options.flush !== 'final') {
+          waiting = true;
+          break reading;
+        }
+        converter.settleFork(end?.end);
+        if (end === undefined) {
+          options.onWarning?.(
+            `${path}: the copy of the parent's history has no end Codex marks; showing all of it`,
+          );
+        } else {
+          pendingBytes += end.offset - offset;
+          offset = end.offset;
+          lineNo += end.end.lines;
+          continue reading;
+        }
+      }
+      lineNo += 1;
+      pendingBytes += line.end - offset;
+      offset = line.end;
+      if (line.text.trim() === '') continue;
+      const parsed = parseRolloutLine(line.text);
+      if (!parsed.ok) {
+        malformed += 1;
+        options.onWarning?.(`${path}:${lineNo}: ${parsed.error}; line skipped`);
+        continue;
+      }
+      buffer.push(...converter.push(parsed.value));
+      if (parsed.value.type === 'session_meta') {
+        const converted = converter.state();
+        forkOpen = converted.forked === true && converted.fork === undefined;
+      }
+      if (buffer.length >= batchEvents || pendingBytes >= batchBytes) await commit(offset, lineNo);
     }
-    buffer.push(...converter.push(parsed.value));
-    if (buffer.length >= batchEvents || pendingBytes >= batchBytes) await commit(offset, lineNo);
+    break;
+  }
+  if (waiting) {
+    if (offset !== state.offset || buffer.length > 0) await commit(offset, lineNo);
+    return { sessions: saved.id === '' ? [] : [saved.id], events, malformed };
   }
   buffer.push(...converter.flush(options.flush));
   if (offset !== state.offset || buffer.length > 0) await commit(offset, lineNo);
   return { sessions: saved.id === '' ? [] : [saved.id], events, malformed };
+}
+
+/**
+ * Where the copy of the parent's history that starts at byte `from` ends: the byte offset
+ * of the child's own first line and the copy's extent; `undefined` when the lines so far
+ * do not show it.
+ */
+async function findForkEnd(
+  path: string,
+  from: number,
+): Promise<{ offset: number; end: ForkEnd } | undefined> {
+  const scan = createForkScan();
+  const ends = [from];
+  for await (const line of readLines(path, from)) {
+    ends.push(line.end);
+    const parsed = parseRolloutLine(line.text);
+    const end = parsed.ok
+      ? scan.push(parsed.value)
+      : scan.push({ type: '', payload: {}, time: undefined });
+    if (end !== undefined) return { offset: ends[end.lines]!, end };
+  }
+  return undefined;
 }
 
 /** The session a sub-agent rollout's first line names as its parent, when it is not imported. */

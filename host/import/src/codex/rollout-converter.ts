@@ -15,6 +15,7 @@ import {
   type CodexCall,
 } from './codex-tools.js';
 import type { RolloutLine } from './rollout-line.js';
+import { forkedFrom, type ForkEnd } from './forked-history.js';
 import { codexSessionId } from './codex-session-id.js';
 import { spawnEvent, spawnOrigin, spawnedThreadId, type SpawnOrigin } from './codex-subagents.js';
 
@@ -64,6 +65,10 @@ export interface RolloutState {
   origin?: SpawnOrigin;
   /** Thread ids of the sub-agents spawn events reported, by the spawning call's id. */
   spawned?: Record<string, string>;
+  /** Set when the rollout is a forked sub-agent's: it starts with a copy of its parent's history. */
+  forked?: boolean;
+  /** How the copy was read: cut (its lines and the spawn call it names) or shown whole. */
+  fork?: { lines: number; callId?: string } | 'shown';
 }
 
 /** The state a fresh rollout starts with. */
@@ -96,6 +101,8 @@ export interface RolloutConverter {
   push(line: RolloutLine): TimedPayload[];
   /** The events the end of a pass adds (see `FlushMode`). */
   flush(mode: FlushMode): TimedPayload[];
+  /** Records where a forked sub-agent's copy of its parent's history ended, or that it is shown. */
+  settleFork(end: ForkEnd | undefined): void;
   state(): RolloutState;
 }
 
@@ -451,6 +458,7 @@ export function createRolloutConverter(
           s.cwd = stringOf(line.payload, 'cwd') ?? s.cwd;
           s.version = stringOf(line.payload, 'cli_version') ?? s.version;
           s.origin = spawnOrigin(line.payload);
+          s.forked = s.origin !== undefined && forkedFrom(line.payload) !== undefined;
           break;
         case 'turn_context':
           s.model = stringOf(line.payload, 'model') ?? s.model;
@@ -497,6 +505,12 @@ export function createRolloutConverter(
       emitHeld(out);
       if (s.turnOpen && Object.keys(s.openCalls).length === 0) endTurn(out, false);
       return out;
+    },
+    settleFork(end) {
+      s.fork =
+        end === undefined
+          ? 'shown'
+          : { lines: end.lines, ...(end.callId === undefined ? {} : { callId: end.callId }) };
     },
     state: () => structuredClone(s),
   };
