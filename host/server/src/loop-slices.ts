@@ -19,7 +19,10 @@ export interface LoopSlices {
  * out to hundreds of streams whose sockets take every byte (HTTP/1.1 into a kernel buffer
  * of megabytes) runs in one turn of the loop, and every other request waits for all of it.
  */
-export function createLoopSlices(sliceMs: number, now: Clock = () => performance.now()): LoopSlices {
+export function createLoopSlices(
+  sliceMs: number,
+  now: Clock = () => performance.now(),
+): LoopSlices {
   let sliceStart: number | undefined;
   let waiting: (() => void)[] = [];
   const nextSlice = (): void => {
