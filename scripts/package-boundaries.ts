@@ -15,6 +15,8 @@ export interface WorkspacePackage {
   readonly dir: string;
   readonly dependencies: readonly string[];
   readonly devDependencies: readonly string[];
+  /** The keys of its `imports` field: subpath imports (`#name`) private to the package. */
+  readonly imports?: readonly string[];
 }
 
 /** One import specifier in one file. */
@@ -235,6 +237,15 @@ export function checkBoundaries(graph: ImportGraph, rules: DirectionRules): stri
       }
       continue;
     }
+    if (edge.specifier.startsWith('#')) {
+      // A subpath import resolves inside the package, through its own `imports` map.
+      if (!(pkg.imports ?? []).includes(edge.specifier)) {
+        problems.push(
+          `${edge.file}: imports ${edge.specifier}, which ${pkg.dir || '.'}/package.json does not map in its imports field: add it there`,
+        );
+      }
+      continue;
+    }
     if (isBuiltin(edge.specifier)) continue;
     const target = packageOf(edge.specifier);
     const declared =
@@ -306,6 +317,7 @@ interface PackageJson {
   workspaces?: string[];
   dependencies?: Record<string, string>;
   devDependencies?: Record<string, string>;
+  imports?: Record<string, unknown>;
 }
 
 const readJson = (path: string): PackageJson =>
@@ -349,6 +361,7 @@ export function readImportGraph(root: string): ImportGraph {
     dir,
     dependencies: Object.keys(json.dependencies ?? {}),
     devDependencies: Object.keys(json.devDependencies ?? {}),
+    imports: Object.keys(json.imports ?? {}),
   });
   const packages = [
     // The root package holds the repository's own scripts; its devDependencies are theirs.

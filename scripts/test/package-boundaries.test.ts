@@ -95,6 +95,22 @@ describe('checkBoundaries()', () => {
     expect(checkBoundaries(good, directionRules)).toEqual([]);
   });
 
+  it('accepts a subpath import the package maps in its imports field', () => {
+    const graph = withImport({
+      file: 'card-models/src/c.ts',
+      from: '@dsh/card-models',
+      kind: 'source',
+      specifier: '#xterm',
+    });
+    const mapped = {
+      ...graph,
+      packages: graph.packages.map((p) =>
+        p.name === '@dsh/card-models' ? { ...p, imports: ['#xterm'] } : p,
+      ),
+    };
+    expect(checkBoundaries(mapped, directionRules)).toEqual([]);
+  });
+
   const cases: { name: string; graph: ImportGraph; problem: string }[] = [
     {
       name: 'the journal importing the tools, even when declared',
@@ -206,6 +222,17 @@ describe('checkBoundaries()', () => {
       }),
       problem:
         'host/server/src/bad.ts: imports vitest, which host/server/package.json does not declare: add it to dependencies',
+    },
+    {
+      name: 'a subpath import the package does not map',
+      graph: withImport({
+        file: 'card-models/src/bad.ts',
+        from: '@dsh/card-models',
+        kind: 'source',
+        specifier: '#xterm',
+      }),
+      problem:
+        'card-models/src/bad.ts: imports #xterm, which card-models/package.json does not map in its imports field: add it there',
     },
     {
       name: 'a package missing from the direction table',
