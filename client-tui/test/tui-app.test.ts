@@ -151,13 +151,8 @@ describe('createTuiApp() on a virtual 80x24 terminal against a real host', () =>
     }
   });
 
-  it('End after paging far back reopens the window at its tail, releasing the older pages', async () => {
-    const journal = await host.store.create({ cwd: dataDir, title: 'Paged', model: 'demo' });
-    await journal.append(
-      Array.from({ length: 400 }, (_, i) =>
-        agentTurn({ turn: i + 1, user: `paged question ${i}`, close: `paged answer ${i}` }),
-      ).flat(),
-    );
+  /** The TUI at 80x24 on session `sessionId` of the test host. */
+  const openAt = (sessionId: string) => {
     const term = createVirtualTerminal(80, 24);
     const client = createTuiApp({
       client: createSessionClient(host.url),
@@ -166,8 +161,19 @@ describe('createTuiApp() on a virtual 80x24 terminal against a real host', () =>
       output: term.output,
       colorDepth: 256,
       mouse: false,
-      sessionId: journal.header.sessionId,
+      sessionId,
     });
+    return { term, client };
+  };
+
+  it('End after paging far back reopens the window at its tail, releasing the older pages', async () => {
+    const journal = await host.store.create({ cwd: dataDir, title: 'Paged', model: 'demo' });
+    await journal.append(
+      Array.from({ length: 400 }, (_, i) =>
+        agentTurn({ turn: i + 1, user: `paged question ${i}`, close: `paged answer ${i}` }),
+      ).flat(),
+    );
+    const { term, client } = openAt(journal.header.sessionId);
     const nodes = () => client.state.open?.window.state.snapshot.nodes.length ?? 0;
     try {
       await until(() => term.lines().join('\n').includes('paged answer 399'), 'the tail', term);
@@ -197,16 +203,7 @@ describe('createTuiApp() on a virtual 80x24 terminal against a real host', () =>
         agentTurn({ turn: i + 1, user: `far question ${i}`, close: `far answer ${i}` }),
       ).flat(),
     );
-    const term = createVirtualTerminal(80, 24);
-    const client = createTuiApp({
-      client: createSessionClient(host.url),
-      hostLabel: 'test',
-      input: term.input,
-      output: term.output,
-      colorDepth: 256,
-      mouse: false,
-      sessionId: journal.header.sessionId,
-    });
+    const { term, client } = openAt(journal.header.sessionId);
     const open = () => client.state.open;
     const shown = () => {
       const reading = open()?.reading;
