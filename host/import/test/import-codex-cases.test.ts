@@ -1,11 +1,10 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { contextView, createConversation, flattenContent } from '@dsh/card-models';
 import { createJournalStore, type FileJournalStore } from '@dsh/journal-file';
 import { afterEach, describe, expect, it } from 'vitest';
 import { importCodex } from '../src/index.js';
-import { allEvents, cardsByCallId } from './import-test-kit.js';
+import { allEvents, cardsByCallId, writeRollouts } from './import-test-kit.js';
 
 const dirs: string[] = [];
 const stores: FileJournalStore[] = [];
@@ -17,16 +16,11 @@ afterEach(async () => {
 
 /** A fresh store and a sessions dir holding `files` (name -> rollout lines). */
 async function sandbox(files: Record<string, readonly object[]>) {
-  const dir = await mkdtemp(join(tmpdir(), 'dsh-codex-rollouts-'));
+  const { dir, root } = await writeRollouts(files, '2026/02/23');
   dirs.push(dir);
-  const sessionsDir = join(dir, 'codex', '2026', '02', '23');
-  await mkdir(sessionsDir, { recursive: true });
-  for (const [name, lines] of Object.entries(files)) {
-    await writeFile(join(sessionsDir, name), lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
-  }
   const store = await createJournalStore({ dataDir: join(dir, 'sessions') });
   stores.push(store);
-  return { store, root: join(dir, 'codex') };
+  return { store, root };
 }
 
 let clock = Date.parse('2026-02-23T12:00:00Z');

@@ -1,12 +1,11 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createJournalStore, type FileJournalStore } from '@dsh/journal-file';
 import { afterEach, describe, expect, it } from 'vitest';
 import { importCodex, importRollout } from '../src/index.js';
 import { createForkScan, forkedOutputHead } from '../src/codex/forked-history.js';
 import { parseRolloutLine } from '../src/codex/rollout-line.js';
-import { allEvents, cardsByCallId, rendition } from './import-test-kit.js';
+import { allEvents, cardsByCallId, rendition, writeRollouts } from './import-test-kit.js';
 
 const dirs: string[] = [];
 const stores: FileJournalStore[] = [];
@@ -194,16 +193,11 @@ describe('createForkScan()', () => {
 
 /** A fresh store and a sessions dir holding `files` (name -> rollout lines). */
 async function sandbox(files: Record<string, readonly object[]>) {
-  const dir = await mkdtemp(join(tmpdir(), 'dsh-codex-fork-'));
+  const { dir, root, sessionsDir } = await writeRollouts(files, '2026/03/02');
   dirs.push(dir);
-  const sessionsDir = join(dir, 'codex', '2026', '03', '02');
-  await mkdir(sessionsDir, { recursive: true });
-  for (const [name, lines] of Object.entries(files)) {
-    await writeFile(join(sessionsDir, name), lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
-  }
   const store = await createJournalStore({ dataDir: join(dir, 'sessions') });
   stores.push(store);
-  return { store, root: join(dir, 'codex'), sessionsDir };
+  return { store, root, sessionsDir };
 }
 
 describe('importCodex() of a forked sub-agent', () => {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -99,4 +99,21 @@ export function sharedSuiteName(name: string): string {
   return sharedTranscripts === undefined
     ? `${name} (skipped: ../shared/transcripts is missing; it holds the real transcripts these tests read)`
     : name;
+}
+
+/**
+ * A new temp dir whose Codex sessions dir (`codex/` + `day`, as `YYYY/MM/DD`) holds
+ * `files` (name -> rollout lines, one JSON line each).
+ */
+export async function writeRollouts(
+  files: Record<string, readonly object[]>,
+  day: string,
+): Promise<{ dir: string; root: string; sessionsDir: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'dsh-codex-'));
+  const sessionsDir = join(dir, 'codex', ...day.split('/'));
+  await mkdir(sessionsDir, { recursive: true });
+  for (const [name, lines] of Object.entries(files)) {
+    await writeFile(join(sessionsDir, name), lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+  }
+  return { dir, root: join(dir, 'codex'), sessionsDir };
 }
