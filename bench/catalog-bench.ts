@@ -33,7 +33,7 @@ export async function catalogBench(quick: boolean): Promise<BenchRow[]> {
     try {
       const client = createClient(
         SessionService,
-        createConnectTransport({ baseUrl: empty.url, httpVersion: '1.1' }),
+        createConnectTransport({ baseUrl: empty.url, httpVersion: '1.1', useBinaryFormat: true }),
       );
       await client.listSessions({});
       rows.push({
@@ -49,10 +49,14 @@ export async function catalogBench(quick: boolean): Promise<BenchRow[]> {
     for (const cache of ['no cache', 'cache'] as const) {
       const host = await startHost(dataDir, dir);
       try {
-        const client = createClient(
-          SessionService,
-          createConnectTransport({ baseUrl: host.url, httpVersion: '1.1' }),
-        );
+        // Binary, as both clients speak; JSON (curl, other-language clients) is timed below.
+        const transport = (binary: boolean) =>
+          createConnectTransport({
+            baseUrl: host.url,
+            httpVersion: '1.1',
+            useBinaryFormat: binary,
+          });
+        const client = createClient(SessionService, transport(true));
         let listed = 0;
         let firstMs = 0;
         for (;;) {
@@ -88,6 +92,22 @@ export async function catalogBench(quick: boolean): Promise<BenchRow[]> {
           value: percentile(samples, 95),
           unit: 'ms',
         });
+        if (cache === 'cache') {
+          const json = createClient(SessionService, transport(false));
+          const jsonSamples: number[] = [];
+          for (let i = 0; i < 20; i += 1) {
+            const start = performance.now();
+            await json.listSessions({});
+            jsonSamples.push(since(start));
+          }
+          rows.push({
+            section,
+            name: `ListSessions p50 over JSON, ${sessions.toLocaleString('en-US')} sessions`,
+            value: percentile(jsonSamples, 50),
+            unit: 'ms',
+            note: 'Connect JSON (curl, other-language clients): encoded per call, decoded in the client',
+          });
+        }
         if (cache === 'cache') {
           for (let i = 0; i < paged; i += 1) await client.page({ sessionId: sessionId(i) });
           const status = await readFile(`/proc/${host.pid}/status`, 'utf8');

@@ -27,7 +27,7 @@ export interface TestHost {
   readonly client: Client<typeof SessionService>;
   /** A client for another protocol or with interceptors. */
   clientFor(
-    kind: 'connect-h1' | 'connect-h2' | 'grpc',
+    kind: 'connect-h1' | 'connect-h2' | 'connect-binary' | 'grpc',
     interceptors?: Interceptor[],
   ): Client<typeof SessionService>;
   close(): Promise<void>;
@@ -58,6 +58,7 @@ export async function startTestHost(
         : createConnectTransport({
             baseUrl: server.url,
             httpVersion: kind === 'connect-h2' ? '2' : '1.1',
+            useBinaryFormat: kind === 'connect-binary',
             interceptors,
           });
     return createClient(SessionService, transport);

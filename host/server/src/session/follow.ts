@@ -2,9 +2,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { create, type MessageInitShape } from '@bufbuild/protobuf';
 import { timestampNow } from '@bufbuild/protobuf/wkt';
 import type { SessionEvent } from '@dsh/gen/events';
-import { FollowResponseSchema, type FollowResponse } from '@dsh/gen/service';
+import { FollowEventsSchema, FollowResponseSchema, type FollowResponse } from '@dsh/gen/service';
 import { JournalError, lineLength, type Journal } from '@dsh/journal';
 import { abortable, canceled } from './abortable.js';
+import { encodedEntries, withEncoded } from './binary-wire.js';
 import type { StreamCounter } from './stream-counter.js';
 
 /** Tuning of a follow stream. */
@@ -47,10 +48,7 @@ export async function* follow(
   request: FollowFrom,
   options: FollowOptions,
   signal: AbortSignal,
-  {
-    counter,
-    pace,
-  }: { counter?: StreamCounter | undefined; pace?: (() => number) | undefined } = {},
+  { counter, pace, binary = false }: FollowExtras = {},
 ): AsyncGenerator<FollowResponse, void, undefined> {
   const { afterSeq } = request;
   const maxBatch = Math.min(request.maxBatchEvents ?? 0, maxBatchEvents);
@@ -94,9 +92,11 @@ export async function* follow(
       sending = events;
       for (let i = 0; i < sending.length;) {
         const end = batchEnd(sending, i, maxBatch);
-        yield maxBatch <= 1
-          ? frame({ case: 'event', value: { event: sending[i]! } })
-          : frame({ case: 'events', value: { events: entries(sending, i, end) } });
+        yield binary
+          ? encodedFrame(sending, i, end, maxBatch)
+          : maxBatch <= 1
+            ? frame({ case: 'event', value: { event: sending[i]! } })
+            : frame({ case: 'events', value: { events: entries(sending, i, end) } });
         if (signal.aborted) throw canceled(signal);
         i = end;
       }
@@ -109,6 +109,17 @@ export async function* follow(
     signal.removeEventListener('abort', release);
     release();
   }
+}
+
+/** What a follow stream counts itself in, how it paces, and how its frames travel. */
+export interface FollowExtras {
+  readonly counter?: StreamCounter | undefined;
+  readonly pace?: (() => number) | undefined;
+  /**
+   * The stream travels in the protobuf binary format: each event's bytes are encoded
+   * once and shared by every follower (`encodedEntries`), instead of once per follower.
+   */
+  readonly binary?: boolean | undefined;
 }
 
 /** Where a follow starts and how it batches: the fields of a `FollowRequest`. */
@@ -146,6 +157,26 @@ function entries(events: readonly SessionEvent[], start: number, end: number) {
   return events.slice(start, end).map((event) => ({ event }));
 }
 
+/**
+ * The frame of `events[start, end)` with each event's shared binary encoding: an `event`
+ * frame (field 2) when the stream does not batch, else an `events` frame (field 4).
+ */
+function encodedFrame(
+  events: readonly SessionEvent[],
+  start: number,
+  end: number,
+  maxBatch: number,
+): FollowResponse {
+  if (maxBatch <= 1) {
+    return withEncoded(frame(undefined), encodedEntries.field(2, events.slice(start, end)));
+  }
+  const batch = withEncoded(
+    create(FollowEventsSchema),
+    encodedEntries.field(1, events.slice(start, end)),
+  );
+  return frame({ case: 'events', value: batch });
+}
+
 /** `next`'s events, or undefined when none came within `idleMs`. */
 function idleOrNext(
   next: Promise<readonly SessionEvent[]>,
@@ -158,6 +189,8 @@ function idleOrNext(
   return Promise.race([next, idle]).finally(() => clearTimeout(timer));
 }
 
-function frame(value: MessageInitShape<typeof FollowResponseSchema>['frame']): FollowResponse {
-  return create(FollowResponseSchema, { frame: value });
+function frame(
+  value: MessageInitShape<typeof FollowResponseSchema>['frame'] | undefined,
+): FollowResponse {
+  return create(FollowResponseSchema, value === undefined ? {} : { frame: value });
 }

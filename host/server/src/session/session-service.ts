@@ -1,8 +1,9 @@
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
+import { create } from '@bufbuild/protobuf';
 import type { ServiceImpl } from '@connectrpc/connect';
-import { SessionService } from '@dsh/gen/service';
+import { ListSessionsResponseSchema, PageResponseSchema, SessionService } from '@dsh/gen/service';
 import {
   formatVersion,
   JournalError,
@@ -13,6 +14,7 @@ import {
 } from '@dsh/journal';
 import { abortable } from './abortable.js';
 import { agentRefusal, type AgentControl } from './agent-control.js';
+import { encodedEntries, encodedSummaries, isBinaryWire, withEncoded } from './binary-wire.js';
 import { follow, type FollowOptions } from './follow.js';
 import { searchSessions } from './search.js';
 import { newestFirst, sessionSummary } from './session-summary.js';
@@ -78,15 +80,16 @@ export function createSessionService(deps: SessionServiceDeps): ServiceImpl<type
       const listed = (await abortable(store.list(), ctx.signal))
         .filter((s) => req.includeArchived || s.archived !== true)
         .sort(newestFirst);
-      return {
-        sessions: listed.map((s) => sessionSummary(s, agent.isRunning(s.header.sessionId))),
-      };
+      const sessions = listed.map((s) => sessionSummary(s, agent.isRunning(s.header.sessionId)));
+      if (!isBinaryWire(ctx.requestHeader)) return { sessions };
+      return withEncoded(create(ListSessionsResponseSchema), encodedSummaries.field(1, sessions));
     },
 
     watchSessions(req, ctx) {
       const options = {
         heartbeatMs: deps.follow.heartbeatMs,
         includeArchived: req.includeArchived,
+        binary: isBinaryWire(ctx.requestHeader),
       };
       return watchSessions(store, agent, options, ctx.signal, deps.streams);
     },
@@ -127,12 +130,14 @@ export function createSessionService(deps: SessionServiceDeps): ServiceImpl<type
     async page(req, ctx) {
       const journal = await abortable(store.open(req.sessionId), ctx.signal);
       const page = await abortable(journal.page(req.beforeSeq, req.maxMessages), ctx.signal);
-      return {
-        events: page.events.map((event) => ({ event })),
+      const binary = isBinaryWire(ctx.requestHeader);
+      const response = create(PageResponseSchema, {
+        events: binary ? [] : page.events.map((event) => ({ event })),
         hasMore: page.hasMore,
         baseline: page.baseline,
         endBaseline: page.endBaseline,
-      };
+      });
+      return binary ? withEncoded(response, encodedEntries.field(1, page.events)) : response;
     },
 
     async *follow(req, ctx) {
@@ -140,6 +145,7 @@ export function createSessionService(deps: SessionServiceDeps): ServiceImpl<type
       yield* follow(journal, req, deps.follow, ctx.signal, {
         counter: deps.streams,
         pace: deps.pace,
+        binary: isBinaryWire(ctx.requestHeader),
       });
     },
 

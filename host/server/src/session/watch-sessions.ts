@@ -1,6 +1,7 @@
 import { create, type MessageInitShape } from '@bufbuild/protobuf';
 import { timestampNow } from '@bufbuild/protobuf/wkt';
 import {
+  SessionsSnapshotSchema,
   WatchSessionsResponseSchema,
   type SessionSummary,
   type WatchSessionsResponse,
@@ -8,6 +9,7 @@ import {
 import type { JournalStore, JournalSummary, StoreChange } from '@dsh/journal';
 import { abortable, canceled, createWaker } from './abortable.js';
 import type { AgentControl } from './agent-control.js';
+import { encodedSummaries, withEncoded } from './binary-wire.js';
 import { newestFirst, sessionSummary } from './session-summary.js';
 import type { StreamCounter } from './stream-counter.js';
 
@@ -24,7 +26,12 @@ import type { StreamCounter } from './stream-counter.js';
 export async function* watchSessions(
   store: JournalStore,
   agent: AgentControl,
-  options: { readonly heartbeatMs: number; readonly includeArchived?: boolean },
+  options: {
+    readonly heartbeatMs: number;
+    readonly includeArchived?: boolean;
+    /** The stream travels binary: the snapshot's summaries go out as shared encodings. */
+    readonly binary?: boolean;
+  },
   signal: AbortSignal,
   counter?: StreamCounter,
 ): AsyncGenerator<WatchSessionsResponse, void, undefined> {
@@ -61,12 +68,10 @@ export async function* watchSessions(
     });
     const listed = (await abortable(store.list(), signal)).filter(shows).sort(newestFirst);
     for (const s of listed) visible.add(s.header.sessionId);
-    yield frame({
-      case: 'snapshot',
-      value: {
-        sessions: listed.map((s) => sessionSummary(s, agent.isRunning(s.header.sessionId))),
-      },
-    });
+    const sessions = listed.map((s) => sessionSummary(s, agent.isRunning(s.header.sessionId)));
+    const snapshot = create(SessionsSnapshotSchema, options.binary === true ? {} : { sessions });
+    if (options.binary === true) withEncoded(snapshot, encodedSummaries.field(1, sessions));
+    yield frame({ case: 'snapshot', value: snapshot });
     for (;;) {
       if (signal.aborted) throw canceled(signal);
       const status = first(statuses);

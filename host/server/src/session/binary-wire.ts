@@ -1,0 +1,84 @@
+import { create, toBinary, type UnknownField } from '@bufbuild/protobuf';
+import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
+import { SessionEventEntrySchema, type SessionEvent } from '@dsh/gen/events';
+import { SessionSummarySchema, type SessionSummary } from '@dsh/gen/service';
+
+/**
+ * Content types whose messages are protobuf binary: Connect unary and streaming, gRPC and
+ * gRPC-web (whose default codec is proto; the `-text` variant base64s the same bytes).
+ */
+const binaryContentTypes = new Set([
+  'application/proto',
+  'application/connect+proto',
+  'application/grpc',
+  'application/grpc+proto',
+  'application/grpc-web',
+  'application/grpc-web+proto',
+  'application/grpc-web-text',
+  'application/grpc-web-text+proto',
+]);
+
+/**
+ * True when a request's response travels in the protobuf binary format, judged from its
+ * content type. A request without one (a Connect GET) counts as not binary, so its
+ * response is built the plain way.
+ */
+export function isBinaryWire(header: Headers): boolean {
+  const type = header.get('content-type');
+  if (type === null) return false;
+  return binaryContentTypes.has(type.split(';', 1)[0]!.trim().toLowerCase());
+}
+
+/**
+ * The binary encoding of one repeated message field, element by element, each encoded
+ * once per object: a session event sent to many followers, or a summary listed by many
+ * calls, costs one encoding, and each response after that copies bytes.
+ */
+class EncodedOnce<T extends object> {
+  private readonly bytes = new WeakMap<T, Uint8Array>();
+
+  constructor(private readonly encode: (value: T) => Uint8Array) {}
+
+  /** Unknown-field records holding `values` as repeated field `no`, in order. */
+  field(no: number, values: readonly T[]): UnknownField[] {
+    return values.map((value) => ({
+      no,
+      wireType: WireType.LengthDelimited,
+      data: this.of(value),
+    }));
+  }
+
+  /** The length prefix and encoding of `value`: the `data` of a length-delimited record. */
+  private of(value: T): Uint8Array {
+    let data = this.bytes.get(value);
+    if (data === undefined) {
+      data = new BinaryWriter().bytes(this.encode(value)).finish();
+      this.bytes.set(value, data);
+    }
+    return data;
+  }
+}
+
+/** `SessionEventEntry { event }` for each event. */
+export const encodedEntries = new EncodedOnce<SessionEvent>((event) =>
+  toBinary(SessionEventEntrySchema, create(SessionEventEntrySchema, { event })),
+);
+
+/** Each wire summary as it is. */
+export const encodedSummaries = new EncodedOnce<SessionSummary>((summary) =>
+  toBinary(SessionSummarySchema, summary),
+);
+
+/**
+ * `message` with `fields` appended as already-encoded bytes. The binary encoder writes
+ * unknown fields verbatim after the known ones, which decoders read as the field itself;
+ * the JSON encoder drops them, so only a response that travels binary (`isBinaryWire`)
+ * may be built this way.
+ */
+export function withEncoded<T extends { $unknown?: UnknownField[] | undefined }>(
+  message: T,
+  fields: UnknownField[],
+): T {
+  message.$unknown = fields;
+  return message;
+}
