@@ -79,7 +79,8 @@ describe('the journal pool', () => {
     expect(await openJournalFiles()).toContain('s0.jsonl');
     const evictions = backend.pool.evictions;
     await running.append([userMessage('still working'), turnEnd(1)]);
-    for (let i = 1; i < 6; i += 1) await (await store.open(`s${i}`)).page(undefined, 50);
+    // Pages not read before, so each is read from its journal file (not the store's memo).
+    for (let i = 1; i < 6; i += 1) await (await store.open(`s${i}`)).page(undefined, 40);
     expect(backend.pool.evictions).toBeGreaterThan(evictions);
     expect(await openJournalFiles()).not.toContain('s0.jsonl');
     expect(backend.pool.openCount).toBeLessThanOrEqual(2);

@@ -13,6 +13,7 @@ import {
   type JournalPage,
   type ReadOptions,
 } from './journal-types.js';
+import { PageMemo } from './page-memo.js';
 import type { ProjectionRegistry } from './projections/index.js';
 import { readPage } from './read-page.js';
 
@@ -37,6 +38,8 @@ export class LogJournal implements Journal {
     head: JournalHead,
     /** The store's summary of this session (a catalog's); the header's facts without one. */
     private readonly summarize?: () => Promise<JournalSummary | undefined>,
+    /** The store's recently read pages, shared by requests for the same page. */
+    private readonly pages = new PageMemo({ pages: 1, bytes: 4 << 20 }),
   ) {
     this.known = head;
     this.cursor = head.length;
@@ -118,8 +121,12 @@ export class LogJournal implements Journal {
     return this.log.read(from, to, options);
   }
 
-  page(beforeSeq: number | undefined, maxMessages: number): Promise<JournalPage> {
-    return readPage(this.log, this.registry, beforeSeq, maxMessages);
+  async page(beforeSeq: number | undefined, maxMessages: number): Promise<JournalPage> {
+    const { length } = await this.head();
+    const key = `${this.header.sessionId}:${beforeSeq ?? 'tail'}:${maxMessages}`;
+    return this.pages.get(key, length, () =>
+      readPage(this.log, this.registry, length, beforeSeq, maxMessages),
+    );
   }
 
   follow(from: number, options: FollowOptions): Promise<JournalFollow> {

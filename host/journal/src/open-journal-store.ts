@@ -1,6 +1,7 @@
 import type { JournalBackend, JournalLog, JournalSummary, StoreChange } from './journal-backend.js';
 import type { CreateJournal, Journal, JournalStore } from './journal-types.js';
 import { LogJournal } from './log-journal.js';
+import { PageMemo } from './page-memo.js';
 
 /** Options of `openJournalStore`. */
 export interface OpenJournalStoreOptions {
@@ -27,6 +28,8 @@ export function openJournalStore(
 class BackendJournalStore implements JournalStore {
   private readonly opened = new Map<string, Journal>();
   private readonly opening = new Map<string, Promise<Journal>>();
+  /** Pages read lately, across sessions (`PageMemo`). */
+  private readonly pages = new PageMemo({ pages: 16, bytes: 16 << 20 });
 
   constructor(
     private readonly backend: JournalBackend,
@@ -81,8 +84,12 @@ class BackendJournalStore implements JournalStore {
     if (known !== undefined) return Promise.resolve(known);
     const pending = opening
       .then(async (log) => {
-        const journal = new LogJournal(log, this.backend.projections, await log.head(), () =>
-          this.backend.summary(sessionId),
+        const journal = new LogJournal(
+          log,
+          this.backend.projections,
+          await log.head(),
+          () => this.backend.summary(sessionId),
+          this.pages,
         );
         if (!journal.readOnly && this.onFirstOpen !== undefined) {
           await this.onFirstOpen(journal).catch((error: unknown) => {

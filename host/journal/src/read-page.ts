@@ -5,19 +5,19 @@ import { checkPageRequest, pageRange } from './page-range.js';
 import type { ProjectionRegistry } from './projections/index.js';
 
 /**
- * The message-aligned page of `log` ending before `beforeSeq` (the tail when undefined),
- * from the backend's message starts, byte counts and one range read, so its cost is
- * O(page) whatever the session's size. The tail page carries the baseline at its start
- * and at its end.
+ * The message-aligned page of `log` (`length` events long) ending before `beforeSeq` (the
+ * tail when undefined), from the backend's message starts, byte counts and one range
+ * read, so its cost is O(page) whatever the session's size. The tail page carries the
+ * baseline at its start and at its end.
  */
 export async function readPage(
   log: JournalLog,
   registry: ProjectionRegistry,
+  length: number,
   beforeSeq: number | undefined,
   maxMessages: number,
 ): Promise<JournalPage> {
   const { sessionId } = log.header;
-  const { length } = await log.head();
   const request = checkPageRequest(sessionId, length, beforeSeq, maxMessages);
   if (!request.ok)
     throw new JournalError('invalid_argument', `session ${sessionId}: ${request.error}`);
