@@ -1,7 +1,8 @@
-import { create, toJson } from '@bufbuild/protobuf';
+import { create, toBinary, toJson } from '@bufbuild/protobuf';
+import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 import { createGrpcWebTransport } from '@connectrpc/connect-node';
 import { createClient, type Client } from '@connectrpc/connect';
-import { SessionEventSchema } from '@dsh/gen/events';
+import { SessionEventEntrySchema, SessionEventSchema } from '@dsh/gen/events';
 import {
   FollowResponseSchema,
   ListSessionsResponseSchema,
@@ -37,16 +38,21 @@ describe('isBinaryWire()', () => {
 });
 
 describe('encodedEntries / encodedSummaries', () => {
-  it('encode each object once and hand out the same bytes after', () => {
-    const event = create(SessionEventSchema, { seq: 3 });
-    const [first] = encodedEntries.field(1, [event]);
-    const [again] = encodedEntries.field(4, [event]);
-    expect(again!.data).toBe(first!.data);
-    expect(again!.no).toBe(4);
+  it('write a repeated field as the encoder would, the record after its tag', () => {
+    const events = [3, 4].map((seq) => create(SessionEventSchema, { seq }));
+    const expected = new BinaryWriter();
+    for (const event of events) {
+      const entry = create(SessionEventEntrySchema, { event });
+      expected.tag(4, WireType.LengthDelimited).bytes(toBinary(SessionEventEntrySchema, entry));
+    }
+    const [record, ...more] = encodedEntries.field(4, events);
+    expect(more).toEqual([]);
+    const written = new BinaryWriter().tag(record!.no, record!.wireType).raw(record!.data);
+    expect(written.finish()).toEqual(expected.finish());
+    expect(encodedEntries.field(1, [])).toEqual([]);
     const summary = create(SessionSummarySchema, { id: 's', title: 't' });
-    expect(encodedSummaries.field(1, [summary])[0]!.data).toBe(
-      encodedSummaries.field(1, [summary])[0]!.data,
-    );
+    const once = encodedSummaries.field(1, [summary])[0]!.data;
+    expect(encodedSummaries.field(1, [summary])[0]!.data).toEqual(once);
   });
 });
 

@@ -39,13 +39,21 @@ class EncodedOnce<T extends object> {
 
   constructor(private readonly encode: (value: T) => Uint8Array) {}
 
-  /** Unknown-field records holding `values` as repeated field `no`, in order. */
+  /**
+   * One unknown-field record holding `values` as repeated field `no`, in order. The
+   * encoder writes a record as its tag and then its data, so the data is the first
+   * element followed by tag and element for each other one: one copy of the bytes
+   * instead of a record per element for the encoder to walk.
+   */
   field(no: number, values: readonly T[]): UnknownField[] {
-    return values.map((value) => ({
-      no,
-      wireType: WireType.LengthDelimited,
-      data: this.of(value),
-    }));
+    if (values.length === 0) return [];
+    const tag = new BinaryWriter().tag(no, WireType.LengthDelimited).finish();
+    const parts: Uint8Array[] = [];
+    for (const value of values) {
+      if (parts.length > 0) parts.push(tag);
+      parts.push(this.of(value));
+    }
+    return [{ no, wireType: WireType.LengthDelimited, data: Buffer.concat(parts) }];
   }
 
   /** The length prefix and encoding of `value`: the `data` of a length-delimited record. */
