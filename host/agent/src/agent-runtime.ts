@@ -225,6 +225,8 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
       const resumed: string[] = [];
       for (const summary of await options.store.list()) {
         if (summary.readOnly || summary.error !== undefined) continue;
+        // A store that knows the queue is empty spares opening the journal to look.
+        if (summary.waiting === 0) continue;
         try {
           const id = summary.header.sessionId;
           if (!(await hasWaitingInput(options.store, id))) continue;

@@ -7,7 +7,8 @@ import type { CatalogEntry } from './session-catalog.js';
 
 /** The cache file's name in the data dir. */
 export const catalogCacheName = 'catalog.json';
-const cacheVersion = 1;
+/** Version 2: the facts carry the waiting queue (`queued`); an older cache is read again. */
+const cacheVersion = 2;
 
 /** A catalog entry as the cache kept it: to be checked against its file before use. */
 export interface CachedEntry {

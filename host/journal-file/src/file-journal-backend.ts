@@ -340,6 +340,8 @@ export class FileJournalBackend implements JournalBackend {
       pending: facts.pending.length,
       usage: facts.usage,
       archived: facts.archived,
+      // The queue is known once the facts scan has read the whole file.
+      waiting: ends === undefined && cursor.length >= length ? facts.queued.length : undefined,
     };
     // The same object while nothing changed, so the server can keep its wire form.
     this.summaries.set(entry.id, { cursor, ends, summary });

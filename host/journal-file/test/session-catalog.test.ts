@@ -10,8 +10,14 @@ import {
   usage,
   userMessage,
 } from '@dsh/fixtures';
-import { ApprovalDecision } from '@dsh/gen/events';
-import { encodeEventLine, eventPayloads, type StoreChange } from '@dsh/journal';
+import { create } from '@bufbuild/protobuf';
+import {
+  ApprovalDecision,
+  InputQueuedSchema,
+  InputUnqueuedSchema,
+  UnqueueReason,
+} from '@dsh/gen/events';
+import { encodeEventLine, eventPayloads, type EventPayload, type StoreChange } from '@dsh/journal';
 import { onStoreChange } from '@dsh/journal/test-kit';
 import { createJournalStore, type FileJournalStore } from '../src/index.js';
 import { tempDir, writeJournal } from './journal-test-kit.js';
@@ -28,6 +34,15 @@ beforeEach(async () => {
 afterEach(async () => {
   await store.close();
   await cleanup();
+});
+
+const queued = (queueId: string): EventPayload => ({
+  case: 'inputQueued',
+  value: create(InputQueuedSchema, { queueId }),
+});
+const unqueued = (queueId: string): EventPayload => ({
+  case: 'inputUnqueued',
+  value: create(InputUnqueuedSchema, { queueId, reason: UnqueueReason.STARTED }),
 });
 
 const asking = [
@@ -53,6 +68,21 @@ describe('list() from the catalog', () => {
     expect(summary?.usage).toMatchObject({ inputTokens: 10n, outputTokens: 3n, messages: 1 });
     await journal.append([approvalResolved('a1', ApprovalDecision.ALLOW)]);
     expect(await store.summary(journal.header.sessionId)).toMatchObject({ pending: 1 });
+  });
+
+  it('knows the inputs waiting in the queue, after appends and after a restart', async () => {
+    const journal = await store.create({ cwd: '/w' });
+    const id = journal.header.sessionId;
+    expect(await store.summary(id)).toMatchObject({ waiting: 0 });
+    await journal.append([queued('q1'), queued('q2'), queued('q1')]);
+    expect(await store.summary(id)).toMatchObject({ waiting: 2 });
+    await journal.append([unqueued('q1')]);
+    expect(await store.summary(id)).toMatchObject({ waiting: 1 });
+    await store.close();
+    store = await open();
+    expect(await store.summary(id)).toMatchObject({ waiting: 1 });
+    await (await store.open(id)).append([unqueued('q2'), unqueued('q9')]);
+    expect(await store.summary(id)).toMatchObject({ waiting: 0 });
   });
 
   it('keeps renames and archive in the journal, the latest winning', async () => {
@@ -125,12 +155,12 @@ describe('the catalog cache', () => {
     const before = await store.list();
     await store.close();
     expect(JSON.parse(await readFile(join(dir, 'data', 'catalog.json'), 'utf8'))).toMatchObject({
-      version: 1,
+      version: 2,
     });
     store = await open();
     expect(sorted(await store.list())).toEqual(sorted(before));
     await store.close();
-    await writeFile(join(dir, 'data', 'catalog.json'), '{"version":1,"sessions":{"other":7');
+    await writeFile(join(dir, 'data', 'catalog.json'), '{"version":2,"sessions":{"other":7');
     store = await open();
     await vi.waitFor(async () => expect(sorted(await store.list())).toEqual(sorted(before)));
   });

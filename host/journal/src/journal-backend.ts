@@ -152,6 +152,11 @@ export interface JournalSummary {
   readonly usage?: TokenUsageState;
   /** True when the latest `session/archived` archived it, when the backend keeps it. */
   readonly archived?: boolean;
+  /**
+   * Inputs waiting in the session's queue, when the backend knows them without opening
+   * the journal; undefined means unknown (open it to see).
+   */
+  readonly waiting?: number;
 }
 
 /** A change to the set of sessions. */

@@ -29,6 +29,8 @@ export interface SessionFacts {
   readonly usage: TokenUsageState;
   /** The model of the latest assistant message; empty before any. */
   readonly model: string;
+  /** Queue ids of inputs waiting in the queue: queued (`input/queued`), not yet taken out. */
+  readonly queued: readonly string[];
 }
 
 /** The facts of an empty session. */
@@ -39,6 +41,7 @@ export const noFacts: SessionFacts = {
   pending: [],
   usage: noTokens,
   model: '',
+  queued: [],
 };
 
 /** The journal types `foldFacts` reads; every other event leaves the facts as they are. */
@@ -52,6 +55,8 @@ export const factTypes: ReadonlySet<string> = new Set([
   'question/resolved',
   'session/renamed',
   'session/archived',
+  'input/queued',
+  'input/unqueued',
 ]);
 
 /** A title from free text: whitespace collapsed, trimmed, cut to `maxTitleChars`. */
@@ -95,6 +100,18 @@ export function foldFacts(facts: SessionFacts, event: SessionEvent): SessionFact
       return { ...facts, renamed: titleText(payload.value.title) };
     case 'sessionArchived':
       return { ...facts, archived: payload.value.archived };
+    case 'inputQueued': {
+      const { queueId } = payload.value;
+      return facts.queued.includes(queueId)
+        ? facts
+        : { ...facts, queued: [...facts.queued, queueId] };
+    }
+    case 'inputUnqueued': {
+      const { queueId } = payload.value;
+      return facts.queued.includes(queueId)
+        ? { ...facts, queued: facts.queued.filter((q) => q !== queueId) }
+        : facts;
+    }
     default:
       return facts;
   }
@@ -115,6 +132,7 @@ export function factsSnapshot(facts: SessionFacts): JsonValue {
     pending: [...facts.pending],
     usage: tokensSnapshot(facts.usage),
     model: facts.model,
+    queued: [...facts.queued],
   };
 }
 
@@ -123,16 +141,20 @@ export function factsRestore(snapshot: JsonValue): SessionFacts | undefined {
   if (typeof snapshot !== 'object' || snapshot === null || Array.isArray(snapshot)) {
     return undefined;
   }
-  const { firstPrompt, renamed, archived, pending, usage, model } = snapshot;
+  const { firstPrompt, renamed, archived, pending, usage, model, queued } = snapshot;
   if (typeof firstPrompt !== 'string' || typeof archived !== 'boolean') return undefined;
-  if (typeof model !== 'string' || !Array.isArray(pending)) return undefined;
+  if (typeof model !== 'string' || !isStrings(pending) || !isStrings(queued)) return undefined;
   if (renamed !== undefined && typeof renamed !== 'string') return undefined;
-  if (!pending.every((p) => typeof p === 'string')) return undefined;
   try {
-    return { firstPrompt, renamed, archived, pending, usage: tokensRestore(usage!), model };
+    const tokens = tokensRestore(usage!);
+    return { firstPrompt, renamed, archived, pending, usage: tokens, model, queued };
   } catch {
     return undefined;
   }
+}
+
+function isStrings(value: JsonValue | undefined): value is string[] {
+  return Array.isArray(value) && value.every((v) => typeof v === 'string');
 }
 
 function open(facts: SessionFacts, id: string): SessionFacts {
