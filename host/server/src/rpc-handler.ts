@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
 import {
   createConnectRouter,
@@ -10,6 +10,7 @@ import { universalRequestFromNodeRequest } from '@connectrpc/connect-node';
 import { checkRequestBody, createRequestBodyInterceptor } from './check-request-body.js';
 import { isClientGone } from './client-gone.js';
 import type { RequestLog } from './error-interceptor.js';
+import { lingerBeforeEnd, lingeringBody } from './lingering-close.js';
 import { createLoopSlices } from './loop-slices.js';
 import { sendUncompressed, strictCompressions } from './strict-compression.js';
 import { answerRpcError, isRpcRequest } from './rpc-error-answer.js';
@@ -81,12 +82,14 @@ export function createRpcHandler(options: RpcHandlerOptions): NodeHandler {
     // A write that fails after the client left emits 'error'; the write itself reports it.
     res.on('error', () => {});
     const procedure = `${handler.service.name}/${handler.method.name}`;
-    const request = universalRequestFromNodeRequest(
+    const universal = universalRequestFromNodeRequest(
       req,
       res,
       undefined,
       options.contextValues(req),
     );
+    // HTTP/1.1 bodies are read so that a refused one can be read on after the answer.
+    const request = 'stream' in req ? universal : { ...universal, body: lingeringBody(req) };
     if (handler.method.methodKind === 'server_streaming') sendUncompressed(request.header);
     const clientLeft = (): boolean =>
       'stream' in req
@@ -94,7 +97,11 @@ export function createRpcHandler(options: RpcHandlerOptions): NodeHandler {
         : req.aborted || !req.complete;
     checkRequestBody(request, handler.method, { readMaxBytes, compressions, clientLeft })
       .then((checked) => handler(checked))
-      .then((response) => writeNodeResponse(response, res, options.stallTimeoutMs, slices))
+      .then((response) =>
+        writeNodeResponse(response, res, options.stallTimeoutMs, slices, () =>
+          'stream' in req ? Promise.resolve() : lingerBeforeEnd(req, res as ServerResponse),
+        ),
+      )
       .catch((error: unknown) => {
         if (causedBy(error, stalledClientName)) {
           options.log(`dsh: ${procedure}: closed a stream whose client stopped reading`);

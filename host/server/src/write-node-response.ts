@@ -25,6 +25,8 @@ export async function writeNodeResponse(
   res: NodeResponse,
   stallTimeoutMs: number,
   slices: LoopSlices,
+  /** Runs after the last chunk, before the response ends (`lingerBeforeEnd`). */
+  beforeEnd?: () => Promise<void>,
 ): Promise<void> {
   const body = response.body?.[Symbol.asyncIterator]();
   let closed = false;
@@ -47,6 +49,7 @@ export async function writeNodeResponse(
     if (closed) throw clientGone();
     if (!res.headersSent) res.writeHead(response.status, nodeHeaders(response.header));
     if (response.trailer) res.addTrailers(nodeHeaders(response.trailer));
+    await beforeEnd?.();
     res.end();
   } catch (error) {
     // Tell the handler that its output can no longer be delivered.

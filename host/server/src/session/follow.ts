@@ -94,9 +94,7 @@ export async function* follow(
         const end = batchEnd(sending, i, maxBatch);
         yield binary
           ? encodedFrame(sending, i, end, maxBatch)
-          : maxBatch <= 1
-            ? frame({ case: 'event', value: { event: sending[i]! } })
-            : frame({ case: 'events', value: { events: entries(sending, i, end) } });
+          : plainFrame(sending, i, end, maxBatch);
         if (signal.aborted) throw canceled(signal);
         i = end;
       }
@@ -153,8 +151,16 @@ export function batchEnd(events: readonly SessionEvent[], start: number, maxBatc
   return end;
 }
 
-function entries(events: readonly SessionEvent[], start: number, end: number) {
-  return events.slice(start, end).map((event) => ({ event }));
+/** The frame of `events[start, end)`: an `event` frame when the stream does not batch. */
+function plainFrame(
+  events: readonly SessionEvent[],
+  start: number,
+  end: number,
+  maxBatch: number,
+): FollowResponse {
+  if (maxBatch <= 1) return frame({ case: 'event', value: { event: events[start]! } });
+  const entries = events.slice(start, end).map((event) => ({ event }));
+  return frame({ case: 'events', value: { events: entries } });
 }
 
 /**
