@@ -80,9 +80,14 @@ async function writeStream(req: ClientRequest, body: AsyncIterable<Uint8Array>):
     for await (const part of body) {
       if (req.destroyed) return;
       if (!req.write(part)) {
-        await new Promise((resolve) => {
-          req.once('drain', resolve);
-          req.once('close', resolve);
+        await new Promise<void>((resolve) => {
+          const done = (): void => {
+            req.off('drain', done);
+            req.off('close', done);
+            resolve();
+          };
+          req.once('drain', done);
+          req.once('close', done);
         });
       }
     }
