@@ -112,10 +112,16 @@ describe.skipIf(skip)('startOnHelper()', () => {
     const events = await runToEnd(make());
     expect(events.map((e) => e.kind)).toEqual(kinds);
     if (exit !== undefined) expect(events.at(-1)).toMatchObject(exit);
-    const matched = events.flatMap((e) => (e.kind === 'messages' ? e.messages : []));
-    expect(
-      matched.flatMap((m) => (m.type === 'match' ? [Buffer.from(m.line).toString()] : [])),
-    ).toEqual(lines);
+    const matched = events.flatMap((e) =>
+      e.kind === 'messages'
+        ? e.messages.flatMap((m) =>
+            m.type === 'match'
+              ? [Buffer.from(e.lines).toString('utf8', m.lineStart, m.lineEnd)]
+              : [],
+          )
+        : [],
+    );
+    expect(matched).toEqual(lines);
   });
 
   it('runs rg as a child of the helper, never of the host', async () => {

@@ -15,15 +15,19 @@ const send = process.send?.bind(process);
 if (send === undefined) throw new Error('ripgrep-helper.js runs as a child with an IPC channel');
 
 /**
- * @typedef {{ kind: 'run', id: number, program: string, args: string[],
+ * @typedef {{ kind: 'run', id: number, program: string, args: string,
  *   stdin: { path: string, start: number } | undefined, maxOutputBytes: number }} RunJob
  * @typedef {{ kind: 'kill', id: number } | { kind: 'more', id: number }} Control
- * @typedef {{ type: 'match', path: string, offset: number, line: Uint8Array,
+ * @typedef {{ type: 'match', path: string, offset: number, line: Buffer,
  *   ranges: { start: number, end: number }[] } | { type: 'end', path: string }} Message
  */
 
-/** Batches (chunks of rg output, up to 64 KiB each) posted ahead of the host's reading. */
-const inFlight = 8;
+/**
+ * Batches (chunks of rg output, up to 64 KiB each) sent ahead of the host's reading: the
+ * host decodes every batch it is sent, so the ones in flight when a page fills are its
+ * waste, while one or two keep the host from waiting on this process.
+ */
+const inFlight = 3;
 /** Most stderr kept for the error of a run that fails. */
 const stderrChars = 4096;
 
@@ -48,7 +52,7 @@ process.once('disconnect', () => {
 /** @param {RunJob} job */
 function start(job) {
   const { id } = job;
-  const child = spawn(job.program, job.args, {
+  const child = spawn(job.program, job.args.split('\0'), {
     stdio: [job.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
   const { stdout, stderr: errors } = child;
@@ -72,7 +76,7 @@ function start(job) {
   };
   const flush = () => {
     if (batch.length === 0) return;
-    post({ kind: 'messages', id, messages: batch });
+    post(batchMessage(id, batch));
     batch = [];
     unacknowledged++;
     if (unacknowledged >= inFlight) stdout.pause();
@@ -125,6 +129,26 @@ function start(job) {
     if (!killed) flush();
     post({ kind: 'exit', id, code, signal, stderr, capped });
   });
+}
+
+/**
+ * One IPC message for a batch: the matched lines in one buffer, each match naming its
+ * line by range, so the host decodes one buffer per batch rather than one per line.
+ * @param {number} id
+ * @param {Message[]} batch
+ */
+function batchMessage(id, batch) {
+  /** @type {Buffer[]} */
+  const lines = [];
+  let at = 0;
+  const messages = batch.map((message) => {
+    if (message.type === 'end') return message;
+    const { line, ...rest } = message;
+    lines.push(line);
+    at += line.length;
+    return { ...rest, lineStart: at - line.length, lineEnd: at };
+  });
+  return { kind: 'messages', id, lines: Buffer.concat(lines, at), messages };
 }
 
 /**

@@ -79,16 +79,16 @@ export function runRipgrep(args: readonly string[], options: RipgrepRunOptions):
           case 'messages':
             run.more();
             for (const message of event.messages) {
-              yield message.type === 'end'
-                ? message
-                : {
-                    ...message,
-                    line: Buffer.from(
-                      message.line.buffer,
-                      message.line.byteOffset,
-                      message.line.byteLength,
-                    ),
-                  };
+              if (message.type === 'end') {
+                yield message;
+                continue;
+              }
+              const { lineStart, lineEnd, ...match } = message;
+              const { buffer, byteOffset } = event.lines;
+              yield {
+                ...match,
+                line: Buffer.from(buffer, byteOffset + lineStart, lineEnd - lineStart),
+              };
             }
             break;
           default:
