@@ -149,6 +149,22 @@ describe.skipIf(skip)('startOnHelper()', () => {
     expect(next.at(-1)).toMatchObject({ kind: 'exit', code: 0 });
   });
 
+  it("starts without the host's NODE_OPTIONS", async () => {
+    // The next run starts a helper once this one is lost.
+    await runToEnd(job('sleep', ['30']), () => {
+      for (const helper of helpersOf(process.pid)) process.kill(helper, 'SIGKILL');
+    });
+    const options = process.env.NODE_OPTIONS;
+    process.env.NODE_OPTIONS = `--require ${join(dir, 'no-such-preload.cjs')}`;
+    try {
+      const events = await runToEnd(job('rg', ['--json', 'zebra', join(dir, 'a.jsonl')]));
+      expect(events.at(-1)).toMatchObject({ kind: 'exit', code: 0 });
+    } finally {
+      if (options === undefined) delete process.env.NODE_OPTIONS;
+      else process.env.NODE_OPTIONS = options;
+    }
+  });
+
   it('ends with a host killed -9, and so do its runs', async () => {
     const host = spawn(process.execPath, ['--import', 'tsx', killedHost], {
       stdio: ['ignore', 'pipe', 'inherit'],

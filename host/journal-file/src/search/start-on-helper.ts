@@ -90,33 +90,46 @@ export function runningRipgrep(): number {
 }
 
 function startHelper(): ChildProcess {
+  // The helper is plain JavaScript: options meant for the host (a loader, an inspector
+  // port) would only slow its start or clash with the host's.
+  const { NODE_OPTIONS: _hostOptions, ...env } = process.env;
   const child = fork(helperPath, [], {
     execArgv: helperArgs,
+    env,
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
   hold(child, false);
-  let reason = 'the search helper process stopped';
   let stderr = '';
   child.stderr?.setEncoding('utf8');
   child.stderr?.on('data', (text: string) => {
     if (stderr.length < stderrChars) stderr += text;
   });
-  // An error starting or signalling the helper must never become one on the host.
-  child.on('error', (error) => (reason = `the search helper process failed: ${error.message}`));
+  let ended = false;
+  const end = (why: string): void => {
+    if (ended) return;
+    ended = true;
+    if (helper === child) helper = undefined;
+    const last = stderr.trim().split('\n').at(-1) ?? '';
+    const orphans = [...listeners.values()];
+    listeners.clear();
+    for (const listener of orphans) {
+      listener({ kind: 'lost', reason: last ? `${why}: ${last}` : why });
+    }
+  };
+  // An error starting or signalling the helper must never become one on the host; one
+  // that started none (no pid) ends it here, as no 'exit' may follow.
+  child.on('error', (error) => {
+    if (child.pid === undefined) end(`the search helper process did not start: ${error.message}`);
+  });
   child.on('message', (message: { id: number } & RunEvent) => {
     const listener = listeners.get(message.id);
     if (message.kind === 'exit' || message.kind === 'failed') finish(message.id, child);
     listener?.(message);
   });
   child.once('exit', (code, signal) => {
-    if (helper === child) helper = undefined;
-    const why = signal !== null || code !== 0 ? `${reason} (${signal ?? `exit ${code}`})` : reason;
-    const last = stderr.trim().split('\n').at(-1) ?? '';
-    const orphans = [...listeners.values()];
-    listeners.clear();
-    for (const listener of orphans)
-      listener({ kind: 'lost', reason: last ? `${why}: ${last}` : why });
+    const how = signal ?? `exit ${code}`;
+    end(`the search helper process stopped (${how})`);
   });
   return child;
 }
