@@ -12,7 +12,7 @@ const rare = 'xylophone-quartz';
 const minTicks = 300;
 /** Measured searches per case: at least, and at most (a slow search stops there). */
 const minRuns = 3;
-const maxRuns = 40;
+const maxRuns = 100;
 
 function format(ms: number): string {
   return ms.toFixed(1);
