@@ -1,9 +1,9 @@
 // @ts-check
 // The helper process that starts ripgrep for searches. Node's `spawn` forks the process
 // that calls it, and a fork copies the page tables of that whole process: in the host it
-// froze every thread that touched memory meanwhile (the event loop's allocations and the
-// garbage collector's copying) for 5-20 ms per rg run, and left its pages copy-on-write.
-// Forking this small process instead costs the host nothing. It also splits and parses
+// would freeze every thread that touches memory meanwhile (the event loop's allocations,
+// the garbage collector's copying) for 5-20 ms per rg run and leave its pages
+// copy-on-write. Forking this small process costs the host nothing. It also splits and parses
 // rg's JSON output, so the host receives parsed matches in batches. Plain JavaScript, run
 // by the host's own `node` with no loader. It ends, killing its rg runs, when the host's
 // IPC channel closes (the host exited or was killed).
