@@ -9,7 +9,7 @@ import {
 } from '@dsh/journal';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createJournalStore, type FileJournalStore } from '../src/index.js';
-import { runningRipgrep } from '../src/search/ripgrep-thread.js';
+import { runningRipgrep } from '../src/search/start-on-helper.js';
 import { tempDir } from './journal-test-kit.js';
 import { ripgrepAbsent } from './ripgrep-available.js';
 
@@ -98,7 +98,7 @@ describe.skipIf(skip)('searchTargets()', () => {
   });
 });
 
-describe.skipIf(skip)('runRipgrep() on the worker thread', () => {
+describe.skipIf(skip)('runRipgrep() on the helper process', () => {
   it('ends its rg run when a page fills long before the output does', async () => {
     const temp = await tempDir();
     const store = await createJournalStore({ dataDir: temp.dir });

@@ -1,5 +1,5 @@
 import { JournalError } from '@dsh/journal';
-import { startOnThread, type RunEvent, type ThreadJob } from './ripgrep-thread.js';
+import { startOnHelper, type HelperJob, type RunEvent } from './start-on-helper.js';
 
 /** The ripgrep program searches run; Debian and Ubuntu ship it as `ripgrep`. */
 export const ripgrepProgram = 'rg';
@@ -42,16 +42,16 @@ export interface RipgrepRun {
 }
 
 /**
- * Runs `rg --json` as a subprocess started by the ripgrep worker thread (`spawn` forks
- * synchronously, so it never runs on the host's event loop, and neither does the
- * pattern). The run is killed at its deadline, its output cap or the signal. Its output
+ * Runs `rg --json` as a subprocess of the ripgrep helper process (`spawn` forks the
+ * process that calls it, which never is the host, and the pattern never runs in the
+ * host). The run is killed at its deadline, its output cap or the signal. Its output
  * comes parsed, in batches, with backpressure, so memory holds a batch or two whatever
  * the number of matches. Missing ripgrep is `unavailable` naming the package.
  */
 export function runRipgrep(args: readonly string[], options: RipgrepRunOptions): RipgrepRun {
   let timedOut = false;
   const events = eventQueue();
-  const run = startOnThread(job(args, options), events.push);
+  const run = startOnHelper(job(args, options), events.push);
   const timer = setTimeout(
     () => {
       timedOut = true;
@@ -79,16 +79,16 @@ export function runRipgrep(args: readonly string[], options: RipgrepRunOptions):
           case 'messages':
             run.more();
             for (const message of event.messages) {
-              yield message.type === 'end'
-                ? message
-                : {
-                    ...message,
-                    line: Buffer.from(
-                      message.line.buffer,
-                      message.line.byteOffset,
-                      message.line.byteLength,
-                    ),
-                  };
+              if (message.type === 'end') {
+                yield message;
+                continue;
+              }
+              const { lineStart, lineEnd, ...match } = message;
+              const { buffer, byteOffset } = event.lines;
+              yield {
+                ...match,
+                line: Buffer.from(buffer, byteOffset + lineStart, lineEnd - lineStart),
+              };
             }
             break;
           default:
@@ -104,7 +104,7 @@ export function runRipgrep(args: readonly string[], options: RipgrepRunOptions):
   return { messages: messages(), timedOut: () => timedOut };
 }
 
-function job(args: readonly string[], options: Partial<RipgrepRunOptions>): ThreadJob {
+function job(args: readonly string[], options: Partial<RipgrepRunOptions>): HelperJob {
   return {
     program: options.program ?? ripgrepProgram,
     args,
@@ -148,7 +148,7 @@ export async function checkRipgrepPattern(
   program = ripgrepProgram,
 ): Promise<void> {
   const events = eventQueue();
-  const run = startOnThread(job([...args, '-'], { program }), events.push);
+  const run = startOnHelper(job([...args, '-'], { program }), events.push);
   const timer = setTimeout(() => run.kill(), compileMs);
   let exit: Extract<RunEvent, { kind: 'exit' }>;
   try {

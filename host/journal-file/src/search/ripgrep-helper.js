@@ -1,42 +1,58 @@
 // @ts-check
-// The worker thread that starts ripgrep for searches: Node's `spawn` forks the process
-// synchronously, and here that blocks this thread instead of the host's event loop. It
-// also splits and parses rg's JSON output, so the host receives parsed matches in
-// batches. Plain JavaScript, so the worker starts without the TypeScript loader.
+// The helper process that starts ripgrep for searches. Node's `spawn` forks the process
+// that calls it, and a fork copies the page tables of that whole process: in the host it
+// would freeze every thread that touches memory meanwhile (the event loop's allocations,
+// the garbage collector's copying) for 5-20 ms per rg run and leave its pages
+// copy-on-write. Forking this small process costs the host nothing. It also splits and parses
+// rg's JSON output, so the host receives parsed matches in batches. Plain JavaScript, run
+// by the host's own `node` with no loader. It ends, killing its rg runs, when the host's
+// IPC channel closes (the host exited or was killed).
 import { spawn } from 'node:child_process';
 import { Buffer } from 'node:buffer';
 import { createReadStream } from 'node:fs';
-import { parentPort } from 'node:worker_threads';
 
-if (!parentPort) throw new Error('ripgrep-worker.js runs as a worker thread');
-const port = parentPort;
+const send = process.send?.bind(process);
+if (send === undefined) throw new Error('ripgrep-helper.js runs as a child with an IPC channel');
 
 /**
- * @typedef {{ kind: 'run', id: number, program: string, args: string[],
+ * @typedef {{ kind: 'run', id: number, program: string, args: string,
  *   stdin: { path: string, start: number } | undefined, maxOutputBytes: number }} RunJob
  * @typedef {{ kind: 'kill', id: number } | { kind: 'more', id: number }} Control
- * @typedef {{ type: 'match', path: string, offset: number, line: Uint8Array,
+ * @typedef {{ type: 'match', path: string, offset: number, line: Buffer,
  *   ranges: { start: number, end: number }[] } | { type: 'end', path: string }} Message
  */
 
-/** Batches (chunks of rg output, up to 64 KiB each) posted ahead of the host's reading. */
-const inFlight = 8;
+/**
+ * Batches (chunks of rg output, up to 64 KiB each) sent ahead of the host's reading: the
+ * host decodes every batch it is sent, so the ones in flight when a page fills are its
+ * waste, while one or two keep the host from waiting on this process.
+ */
+const inFlight = 3;
 /** Most stderr kept for the error of a run that fails. */
 const stderrChars = 4096;
 
 /** @type {Map<number, { kill: () => void, more: () => void }>} */
 const runs = new Map();
 
-port.on('message', (/** @type {RunJob | Control} */ message) => {
+/** Sends to the host while it is there (a host that is gone ends this process). */
+const post = (/** @type {object} */ message) => {
+  if (process.connected) send(message, () => undefined);
+};
+
+process.on('message', (/** @type {RunJob | Control} */ message) => {
   if (message.kind === 'run') start(message);
   else if (message.kind === 'kill') runs.get(message.id)?.kill();
   else runs.get(message.id)?.more();
+});
+process.once('disconnect', () => {
+  for (const run of runs.values()) run.kill();
+  process.exit(0);
 });
 
 /** @param {RunJob} job */
 function start(job) {
   const { id } = job;
-  const child = spawn(job.program, job.args, {
+  const child = spawn(job.program, job.args.split('\0'), {
     stdio: [job.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
   const { stdout, stderr: errors } = child;
@@ -49,7 +65,7 @@ function start(job) {
   /** @type {Message[]} */
   let batch = [];
   // Batches posted that the host has not started reading: a few in flight, so the host
-  // rarely waits on this thread, and memory stays a few chunks of output per run.
+  // rarely waits on this process, and memory stays a few chunks of output per run.
   let unacknowledged = 0;
   let killed = false;
   // The rest of the output is read and dropped: 'close' comes only once stdout has ended.
@@ -58,9 +74,9 @@ function start(job) {
     stdout.resume();
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   };
-  const post = () => {
+  const flush = () => {
     if (batch.length === 0) return;
-    port.postMessage({ kind: 'messages', id, messages: batch });
+    post(batchMessage(id, batch));
     batch = [];
     unacknowledged++;
     if (unacknowledged >= inFlight) stdout.pause();
@@ -72,10 +88,10 @@ function start(job) {
       if (unacknowledged < inFlight) stdout.resume();
     },
   });
-  child.once('spawn', () => port.postMessage({ kind: 'spawned', id }));
+  child.once('spawn', () => post({ kind: 'spawned', id }));
   child.once('error', (/** @type {NodeJS.ErrnoException} */ error) => {
     runs.delete(id);
-    port.postMessage({ kind: 'failed', id, code: error.code ?? '', message: error.message });
+    post({ kind: 'failed', id, code: error.code ?? '', message: error.message });
   });
   if (job.stdin !== undefined && child.stdin !== null) {
     const input = createReadStream(job.stdin.path, { start: job.stdin.start });
@@ -106,13 +122,33 @@ function start(job) {
     }
     if (from < chunk.length) pending.push(chunk.subarray(from));
     // Each chunk of output is one batch, so the first matches reach the host at once.
-    post();
+    flush();
   });
   child.once('close', (code, signal) => {
     runs.delete(id);
-    if (!killed) post();
-    port.postMessage({ kind: 'exit', id, code, signal, stderr, capped });
+    if (!killed) flush();
+    post({ kind: 'exit', id, code, signal, stderr, capped });
   });
+}
+
+/**
+ * One IPC message for a batch: the matched lines in one buffer, each match naming its
+ * line by range, so the host decodes one buffer per batch rather than one per line.
+ * @param {number} id
+ * @param {Message[]} batch
+ */
+function batchMessage(id, batch) {
+  /** @type {Buffer[]} */
+  const lines = [];
+  let at = 0;
+  const messages = batch.map((message) => {
+    if (message.type === 'end') return message;
+    const { line, ...rest } = message;
+    lines.push(line);
+    at += line.length;
+    return { ...rest, lineStart: at - line.length, lineEnd: at };
+  });
+  return { kind: 'messages', id, lines: Buffer.concat(lines, at), messages };
 }
 
 /**
