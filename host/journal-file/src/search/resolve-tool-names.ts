@@ -16,7 +16,17 @@ export async function resolveToolNames(
   if (ids.size === 0) return names;
   const patterns = [...ids].flatMap((id) => ['-e', `"callId":${JSON.stringify(id)},"name":"`]);
   const most = Math.max(...[...wanted.values()].map((set) => set.size));
-  const args = ['--json', '--no-config', '-j1', '-a', '-F', '-m', String(most), ...patterns];
+  const args = [
+    '--json',
+    '--no-config',
+    '-j1',
+    '--no-mmap',
+    '-a',
+    '-F',
+    '-m',
+    String(most),
+    ...patterns,
+  ];
   const run = runRipgrep([...args, '--', ...wanted.keys()], {
     ...bounds,
     maxOutputBytes: 64 * 1024 * 1024,

@@ -34,7 +34,11 @@ export interface RipgrepSearchOptions {
   readonly program?: string;
 }
 
-/** Sessions handed to one ripgrep run. */
+/**
+ * Sessions handed to one ripgrep run. Runs read files with `read()` (`--no-mmap`): rg
+ * maps a lone file into memory by default, and faulting in the pages of a 335 MB journal
+ * cost 0.24 s here against 0.08 s read in buffers (page cache warm, `rg` 13).
+ */
 const filesPerRun = 200;
 /** Event-loop time a search takes between yields, so other requests keep being served. */
 const sliceMs = 4;
@@ -108,7 +112,17 @@ function runBatch(
   const sources = new Map(group.map((t, i) => [paths[i]!, t]));
   sources.set('<stdin>', first);
   const run = runRipgrep(
-    ['--json', '--no-config', '-j1', '-a', '--no-ignore', ...patternArgs, '--', ...paths],
+    [
+      '--json',
+      '--no-config',
+      '-j1',
+      '--no-mmap',
+      '-a',
+      '--no-ignore',
+      ...patternArgs,
+      '--',
+      ...paths,
+    ],
     { ...bounds, stdin: viaStdin ? { path: first.path, start: first.start } : undefined },
   );
   return { ...run, sources };
