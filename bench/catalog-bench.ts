@@ -144,8 +144,15 @@ export interface BenchHost {
   stop(): Promise<void>;
 }
 
-/** `dsh serve --port 0` on `dataDir`, HOME in a scratch dir; resolves once it printed its URL. */
-export async function startHost(dataDir: string, dir: string): Promise<BenchHost> {
+/**
+ * `dsh serve --port 0` on `dataDir` (with further options `serveArgs`), HOME in a scratch
+ * dir; resolves once it printed its URL.
+ */
+export async function startHost(
+  dataDir: string,
+  dir: string,
+  serveArgs: readonly string[] = [],
+): Promise<BenchHost> {
   const home = join(dir, 'home');
   await mkdir(home, { recursive: true });
   const env: NodeJS.ProcessEnv = {};
@@ -154,7 +161,8 @@ export async function startHost(dataDir: string, dir: string): Promise<BenchHost
   }
   env.HOME = home;
   const started = performance.now();
-  const child = spawn(process.execPath, [dshBin, 'serve', '--port', '0', '--data-dir', dataDir], {
+  const args = ['serve', '--port', '0', '--data-dir', dataDir, ...serveArgs];
+  const child = spawn(process.execPath, [dshBin, ...args], {
     cwd: dir,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

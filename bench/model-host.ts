@@ -22,9 +22,14 @@ export function processCpuMs(pid: number): number {
 
 /**
  * A real `dsh serve` process in `dir` (its own home, data dir and config file, `bash`
- * allowed without asking) whose model is the OpenAI-compatible server at `baseUrl`.
+ * allowed without asking) whose model is the OpenAI-compatible server at `baseUrl`;
+ * `serveArgs` are further `dsh serve` options (limits).
  */
-export async function startModelHost(dir: string, baseUrl: string): Promise<ModelHost> {
+export async function startModelHost(
+  dir: string,
+  baseUrl: string,
+  serveArgs: readonly string[] = [],
+): Promise<ModelHost> {
   const home = join(dir, 'home');
   await mkdir(home, { recursive: true });
   const config = join(dir, 'config.json');
@@ -37,6 +42,7 @@ export async function startModelHost(dir: string, baseUrl: string): Promise<Mode
   const args = [
     ...['serve', '--port', '0', '--data-dir', join(dir, 'sessions'), '--config', config],
     ...['--model', 'fake-model', '--base-url', baseUrl, '--api-key', 'k'],
+    ...serveArgs,
   ];
   const child = spawn(process.execPath, [dshBin, ...args], {
     cwd: dir,
