@@ -21,14 +21,28 @@ export function processCpuMs(pid: number): number {
 }
 
 /**
+ * Milliseconds the main thread of process `pid` (its event loop) has run on a CPU and has
+ * waited, runnable, for one (`/proc/PID/schedstat`): the wait is what a loaded machine
+ * takes from it.
+ */
+export function mainThreadSchedMs(pid: number): { runMs: number; waitMs: number } {
+  const [run, wait] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ');
+  return { runMs: Number(run) / 1e6, waitMs: Number(wait) / 1e6 };
+}
+
+/**
  * A real `dsh serve` process in `dir` (its own home, data dir and config file, `bash`
  * allowed without asking) whose model is the OpenAI-compatible server at `baseUrl`;
- * `serveArgs` are further `dsh serve` options (limits).
+ * `serveArgs` are further `dsh serve` options (limits), `nodeArgs` options of its Node
+ * process (`--cpu-prof`).
  */
 export async function startModelHost(
   dir: string,
   baseUrl: string,
-  serveArgs: readonly string[] = [],
+  {
+    serveArgs = [],
+    nodeArgs = [],
+  }: { serveArgs?: readonly string[]; nodeArgs?: readonly string[] } = {},
 ): Promise<ModelHost> {
   const home = join(dir, 'home');
   await mkdir(home, { recursive: true });
@@ -44,7 +58,7 @@ export async function startModelHost(
     ...['--model', 'fake-model', '--base-url', baseUrl, '--api-key', 'k'],
     ...serveArgs,
   ];
-  const child = spawn(process.execPath, [dshBin, ...args], {
+  const child = spawn(process.execPath, [...nodeArgs, dshBin, ...args], {
     cwd: dir,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
