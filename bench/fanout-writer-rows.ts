@@ -60,8 +60,11 @@ export async function writerRows(
               await clients.next(turnEnded(2), 300_000);
               const results = clients.next(isType('follow-result'), 60_000);
               clients.send({ type: 'stop' });
-              const latencies = (await results).flatMap((r) => r.latencies);
-              note += `; followers' append-to-receive p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms; client processes' CPU ${used.clients.toFixed(0)} ms`;
+              const done = await results;
+              const latencies = done.flatMap((r) => r.latencies);
+              const frames = done.reduce((sum, r) => sum + r.frames, 0);
+              const events = done.reduce((sum, r) => sum + r.events, 0);
+              note += `; followers' append-to-receive p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms, ${(events / frames).toFixed(1)} events a frame; client processes' CPU ${used.clients.toFixed(0)} ms`;
             }
             return { followers, rate, cpuPerEvent: used.host / chunks, note: `${note}; ${load()}` };
           };
