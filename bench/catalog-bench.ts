@@ -9,6 +9,7 @@ import { assistantMessage, events, usage, userMessage } from '@dsh/fixtures';
 import { SessionService } from '@dsh/gen/service';
 import { encodeEventLine, encodeHeaderLine, formatVersion } from '@dsh/journal';
 import { percentile, since, type BenchRow } from './bench-row.js';
+import { servingHost } from './model-host.js';
 
 const section = 'catalog';
 
@@ -167,25 +168,11 @@ export async function startHost(
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let text = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const look = (chunk: Buffer): void => {
-      text += chunk.toString();
-      const match = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(text);
-      if (match) resolve(match[1]!);
-    };
-    child.stdout.on('data', look);
-    child.stderr.on('data', look);
-    void exited.then(() => reject(new Error(`dsh exited before serving: ${text.slice(-2000)}`)));
-  });
+  const { url, stop } = await servingHost(child);
   return {
     url,
     pid: child.pid!,
     started,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await exited;
-    },
+    stop,
   };
 }

@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -28,6 +28,48 @@ export function processCpuMs(pid: number): number {
 export function mainThreadSchedMs(pid: number): { runMs: number; waitMs: number } {
   const [run, wait] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ');
   return { runMs: Number(run) / 1e6, waitMs: Number(wait) / 1e6 };
+}
+
+/**
+ * Waits for a spawned `dsh serve` to print its URL (killing it after `startMs` without
+ * one) and gives its `stop`: SIGTERM, then SIGKILL if it has not exited after `graceMs`.
+ */
+export async function servingHost(
+  child: ChildProcess,
+  startMs = 120_000,
+  graceMs = 30_000,
+): Promise<{ url: string; stop: () => Promise<void> }> {
+  const exited = new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) resolve();
+    else child.once('exit', () => resolve());
+  });
+  const stop = async (): Promise<void> => {
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    await exited;
+    clearTimeout(timer);
+  };
+  let text = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(new Error(`dsh printed no URL in ${startMs} ms: ${text.slice(-2000)}`));
+      void stop();
+    }, startMs);
+    const look = (chunk: Buffer): void => {
+      text += chunk.toString();
+      const match = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(text);
+      if (match === null) return;
+      clearTimeout(timer);
+      resolve(match[1]!);
+    };
+    child.stdout?.on('data', look);
+    child.stderr?.on('data', look);
+    void exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`dsh exited before serving: ${text.slice(-2000)}`));
+    });
+  });
+  return { url, stop };
 }
 
 /**
@@ -63,24 +105,10 @@ export async function startModelHost(
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let text = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const look = (chunk: Buffer): void => {
-      text += chunk.toString();
-      const match = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(text);
-      if (match) resolve(match[1]!);
-    };
-    child.stdout.on('data', look);
-    child.stderr.on('data', look);
-    void exited.then(() => reject(new Error(`dsh exited before serving: ${text.slice(-2000)}`)));
-  });
+  const { url, stop } = await servingHost(child);
   return {
     url,
     pid: child.pid!,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await exited;
-    },
+    stop,
   };
 }
