@@ -146,13 +146,14 @@ export interface BenchHost {
 }
 
 /**
- * `dsh serve --port 0` on `dataDir` (with further options `serveArgs`), HOME in a scratch
- * dir; resolves once it printed its URL.
+ * `dsh serve --port 0` on `dataDir` (with further options `serveArgs`, and `nodeArgs` for
+ * its Node process), HOME in a scratch dir; resolves once it printed its URL.
  */
 export async function startHost(
   dataDir: string,
   dir: string,
   serveArgs: readonly string[] = [],
+  nodeArgs: readonly string[] = [],
 ): Promise<BenchHost> {
   const home = join(dir, 'home');
   await mkdir(home, { recursive: true });
@@ -163,7 +164,7 @@ export async function startHost(
   env.HOME = home;
   const started = performance.now();
   const args = ['serve', '--port', '0', '--data-dir', dataDir, ...serveArgs];
-  const child = spawn(process.execPath, [dshBin, ...args], {
+  const child = spawn(process.execPath, [...nodeArgs, dshBin, ...args], {
     cwd: dir,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -8,7 +8,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import { timestampMs } from '@bufbuild/protobuf/wkt';
-import { createClient, type Client } from '@connectrpc/connect';
+import { Code, ConnectError, createClient, type Client } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
 import type { SessionEventEntry } from '@dsh/gen/events';
 import { SessionService } from '@dsh/gen/service';
@@ -31,6 +31,8 @@ export type FromClient =
       latencies: number[];
       frames: number;
       events: number;
+      /** Streams the host ended as too slow (`resource_exhausted`), each resumed after its last seq. */
+      reconnects: number;
     }
   | {
       type: 'page-result';
@@ -65,6 +67,8 @@ function runFollow(job: Extract<ClientJob, { kind: 'follow' }>): void {
   let events = 0;
   let opened = 0;
   const turnEnds: number[] = Array.from({ length: job.followers }, () => 0);
+  const lastSeq: (number | undefined)[] = Array.from({ length: job.followers }, () => undefined);
+  let reconnects = 0;
   let reported = 0;
   const receive = (follower: number, entries: readonly SessionEventEntry[]): void => {
     const at = nowMs();
@@ -73,6 +77,7 @@ function runFollow(job: Extract<ClientJob, { kind: 'follow' }>): void {
       const event = entry.event;
       if (event === undefined) continue;
       events++;
+      lastSeq[follower] = event.seq;
       if (event.payload.case === 'assistantChunk' && event.time !== undefined) {
         latencies.push(Math.round((at - timestampMs(event.time)) * 100) / 100);
       }
@@ -84,33 +89,51 @@ function runFollow(job: Extract<ClientJob, { kind: 'follow' }>): void {
       send({ type: 'ended', turns: all });
     }
   };
-  for (let i = 0; i < job.followers; i++) {
-    void (async () => {
+  // A follower the host drops as too slow reconnects after its last seq, as clients do.
+  const follow = async (i: number): Promise<void> => {
+    let first = true;
+    for (;;) {
+      const afterSeq = lastSeq[i];
       try {
         const stream = client.follow(
-          { sessionId: job.sessionId, maxBatchEvents: 500 },
+          {
+            sessionId: job.sessionId,
+            maxBatchEvents: 500,
+            ...(afterSeq === undefined ? {} : { afterSeq }),
+          },
           { signal: abort.signal, timeoutMs: 0 },
         );
         for await (const response of stream) {
           const frame = response.frame;
-          if (frame.case === 'opening' && ++opened === job.followers) send({ type: 'ready' });
+          if (frame.case === 'opening' && first && ++opened === job.followers)
+            send({ type: 'ready' });
+          if (frame.case === 'opening') first = false;
           if (frame.case === 'event') receive(i, [frame.value]);
           if (frame.case === 'events') receive(i, frame.value.events);
         }
+        return;
       } catch (error) {
-        if (!abort.signal.aborted) process.stderr.write(`fanout follower ${i}: ${String(error)}\n`);
+        if (abort.signal.aborted) return;
+        if (ConnectError.from(error).code === Code.ResourceExhausted) {
+          reconnects++;
+          continue;
+        }
+        process.stderr.write(`fanout follower ${i}: ${String(error)}\n`);
+        return;
       }
-    })();
-  }
+    }
+  };
+  for (let i = 0; i < job.followers; i++) void follow(i);
   process.on('message', (message: ToClient) => {
     if (message.type === 'reset') {
       latencies = [];
       frames = 0;
       events = 0;
+      reconnects = 0;
     }
     if (message.type !== 'stop') return;
     abort.abort();
-    sendLast({ type: 'follow-result', latencies, frames, events });
+    sendLast({ type: 'follow-result', latencies, frames, events, reconnects });
   });
 }
 

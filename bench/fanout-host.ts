@@ -28,13 +28,27 @@ const section = 'fanout';
  */
 const profileDir = process.env.DSH_BENCH_CPU_PROF;
 
+/** Where host `name` writes its CPU profile and the Node options for it, when profiling. */
+export function cpuProfiling(name: string): { cpuProf?: string; nodeArgs: string[] } {
+  if (profileDir === undefined) return { nodeArgs: [] };
+  const cpuProf = join(profileDir, name);
+  return { cpuProf, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] };
+}
+
 /** CLOCK_MONOTONIC microseconds, the clock of V8's CPU profiles. */
 export const monotonicUs = (): number => Number(process.hrtime.bigint() / 1000n);
+
+/** A measured span of a host's CPU profile (CLOCK_MONOTONIC µs) and its rows' label. */
+export interface ProfileWindow {
+  readonly fromUs: number;
+  readonly toUs: number;
+  readonly label: string;
+}
 
 /** A running host with one model and a client. */
 export interface Bench {
   /** The measured span for the CPU profile's rows, and what they are labelled. */
-  window?: { fromUs: number; toUs: number; label: string };
+  window?: ProfileWindow;
   readonly dir: string;
   readonly dataDir: string;
   readonly host: ModelHost;
@@ -51,8 +65,7 @@ export async function withHost<T>(
   profiled: BenchRow[],
 ): Promise<T> {
   const hostDir = join(dir, name);
-  const cpuProf = profileDir === undefined ? undefined : join(profileDir, name);
-  const nodeArgs = cpuProf === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`];
+  const { cpuProf, nodeArgs } = cpuProfiling(name);
   const host = await startModelHost(hostDir, model.baseUrl, { serveArgs: benchLimits, nodeArgs });
   let bench: Bench | undefined;
   try {
@@ -71,10 +84,7 @@ export async function withHost<T>(
 }
 
 /** Rows of where the host's busy time went in `window`, from its one CPU profile. */
-async function profileRows(
-  cpuProf: string,
-  window: NonNullable<Bench['window']>,
-): Promise<BenchRow[]> {
+export async function profileRows(cpuProf: string, window: ProfileWindow): Promise<BenchRow[]> {
   const file = (await readdir(cpuProf)).find((name) => name.endsWith('.cpuprofile'));
   if (file === undefined) return [];
   const summary = await summarizeCpuProfile(join(cpuProf, file), window.fromUs, window.toUs);

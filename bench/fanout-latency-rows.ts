@@ -52,6 +52,7 @@ export async function latencyRows(
     const latencies = done.flatMap((r) => r.latencies);
     const frames = done.reduce((sum, r) => sum + r.frames, 0);
     const events = done.reduce((sum, r) => sum + r.events, 0);
+    const reconnects = done.reduce((sum, r) => sum + r.reconnects, 0);
     const label = `${followers.toLocaleString('en-US')} followers`;
     const target =
       followers <= 100 ? 'target <= 15 ms' : followers >= 1000 ? 'target <= 100 ms' : '';
@@ -84,7 +85,7 @@ export async function latencyRows(
         name: `host CPU per delivered frame, ${label}`,
         value: perFrameUs,
         unit: 'µs',
-        note: `(host CPU followed - alone) / ${frames.toLocaleString('en-US')} frames of ${events.toLocaleString('en-US')} events (${(events / frames).toFixed(2)} events a frame)`,
+        note: `(host CPU followed - alone) / ${frames.toLocaleString('en-US')} frames of ${events.toLocaleString('en-US')} events (${(events / frames).toFixed(2)} events a frame); ${reconnects} reconnects of followers dropped as too slow`,
       },
       {
         section,

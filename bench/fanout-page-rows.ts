@@ -15,6 +15,7 @@ import {
 } from './client-processes.js';
 import { mainThreadSchedMs, processCpuMs } from './model-host.js';
 import { benchDataDir, longJournal } from './page-bench.js';
+import { cpuProfiling, monotonicUs, profileRows, type ProfileWindow } from './fanout-host.js';
 
 const section = 'fanout';
 
@@ -36,7 +37,10 @@ export async function fanoutPageRows(
   if ((await stat(path).catch(() => undefined)) === undefined) {
     await copyFile(await longJournal(events), path);
   }
-  const host = await startHost(pageDir, join(dir, 'page-home'), benchLimits);
+  const { cpuProf, nodeArgs } = cpuProfiling('page');
+  const host = await startHost(pageDir, join(dir, 'page-home'), benchLimits, nodeArgs);
+  const rows: BenchRow[] = [];
+  let window: ProfileWindow | undefined;
   try {
     const client = createClient(
       SessionService,
@@ -47,22 +51,25 @@ export async function fanoutPageRows(
     const firstMs = since(start);
     for (let i = 0; i < 5; i++) await client.page({ sessionId });
     const label = `${events.toLocaleString('en-US')} events`;
-    const rows: BenchRow[] = [
-      {
-        section,
-        name: `first tail Page of the page host, ${label}`,
-        value: firstMs,
-        unit: 'ms',
-        note: `a fresh host; the rows below start after it and 5 more pages; ${load()}`,
-      },
-    ];
+    rows.push({
+      section,
+      name: `first tail Page of the page host, ${label}`,
+      value: firstMs,
+      unit: 'ms',
+      note: `a fresh host; the rows below start after it and 5 more pages; ${load()}`,
+    });
     for (const concurrency of [1, 200]) {
+      const fromUs = monotonicUs();
       rows.push(...(await pageLoad(host, sessionId, label, concurrency, seconds)));
+      window = { fromUs, toUs: monotonicUs(), label: `tail Page, concurrency ${concurrency}` };
     }
-    return rows;
   } finally {
     await host.stop();
   }
+  if (cpuProf !== undefined && window !== undefined) {
+    rows.push(...(await profileRows(cpuProf, window)));
+  }
+  return rows;
 }
 
 /** `concurrency` tail pages in flight from the client processes for `seconds`. */

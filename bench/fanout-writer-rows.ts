@@ -64,7 +64,8 @@ export async function writerRows(
               const latencies = done.flatMap((r) => r.latencies);
               const frames = done.reduce((sum, r) => sum + r.frames, 0);
               const events = done.reduce((sum, r) => sum + r.events, 0);
-              note += `; followers' append-to-receive p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms, ${(events / frames).toFixed(1)} events a frame; client processes' CPU ${used.clients.toFixed(0)} ms`;
+              const reconnects = done.reduce((sum, r) => sum + r.reconnects, 0);
+              note += `; followers' append-to-receive p50 ${percentile(latencies, 50).toFixed(0)} ms, p99 ${percentile(latencies, 99).toFixed(0)} ms, ${(events / frames).toFixed(1)} events a frame, ${reconnects} reconnects of followers dropped as too slow; client processes' CPU ${used.clients.toFixed(0)} ms`;
             }
             return { followers, rate, cpuPerEvent: used.host / chunks, note: `${note}; ${load()}` };
           };
