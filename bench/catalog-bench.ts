@@ -9,6 +9,7 @@ import { assistantMessage, events, usage, userMessage } from '@dsh/fixtures';
 import { SessionService } from '@dsh/gen/service';
 import { encodeEventLine, encodeHeaderLine, formatVersion } from '@dsh/journal';
 import { percentile, since, type BenchRow } from './bench-row.js';
+import { servingHost } from './model-host.js';
 
 const section = 'catalog';
 
@@ -164,8 +165,16 @@ export interface BenchHost {
   stop(): Promise<void>;
 }
 
-/** `dsh serve --port 0` on `dataDir`, HOME in a scratch dir; resolves once it printed its URL. */
-export async function startHost(dataDir: string, dir: string): Promise<BenchHost> {
+/**
+ * `dsh serve --port 0` on `dataDir` (with further options `serveArgs`, and `nodeArgs` for
+ * its Node process), HOME in a scratch dir; resolves once it printed its URL.
+ */
+export async function startHost(
+  dataDir: string,
+  dir: string,
+  serveArgs: readonly string[] = [],
+  nodeArgs: readonly string[] = [],
+): Promise<BenchHost> {
   const home = join(dir, 'home');
   await mkdir(home, { recursive: true });
   const env: NodeJS.ProcessEnv = {};
@@ -174,30 +183,17 @@ export async function startHost(dataDir: string, dir: string): Promise<BenchHost
   }
   env.HOME = home;
   const started = performance.now();
-  const child = spawn(process.execPath, [dshBin, 'serve', '--port', '0', '--data-dir', dataDir], {
+  const args = ['serve', '--port', '0', '--data-dir', dataDir, ...serveArgs];
+  const child = spawn(process.execPath, [...nodeArgs, dshBin, ...args], {
     cwd: dir,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let text = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const look = (chunk: Buffer): void => {
-      text += chunk.toString();
-      const match = /serving (http:\/\/127\.0\.0\.1:\d+)/.exec(text);
-      if (match) resolve(match[1]!);
-    };
-    child.stdout.on('data', look);
-    child.stderr.on('data', look);
-    void exited.then(() => reject(new Error(`dsh exited before serving: ${text.slice(-2000)}`)));
-  });
+  const { url, stop } = await servingHost(child);
   return {
     url,
     pid: child.pid!,
     started,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await exited;
-    },
+    stop,
   };
 }

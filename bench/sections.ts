@@ -2,6 +2,7 @@ import type { BenchRow } from './bench-row.js';
 import { catalogBench } from './catalog-bench.js';
 import { coldPageBench } from './cold-page-bench.js';
 import { compactionBench } from './compaction-bench.js';
+import { fanoutBench } from './fanout-bench.js';
 import { followBench } from './follow-bench.js';
 import { liveHostBench } from './live-host-bench.js';
 import { liveOutputBench } from './live-output-bench.js';
@@ -16,6 +17,7 @@ export const sections: ReadonlyArray<readonly [string, (quick: boolean) => Promi
   ['catalog', catalogBench],
   ['cold', coldPageBench],
   ['compaction', compactionBench],
+  ['fanout', fanoutBench],
   ['follow', followBench],
   // The client fold per delta byte, then the host at 1 MB/s and append-to-visible latency.
   ['live', async (quick) => [...(await liveOutputBench(quick)), ...(await liveHostBench(quick))]],
