@@ -41,5 +41,8 @@ export function createHostClient(
       return next(request);
     });
   }
-  return createClient(SessionService, createConnectTransport({ baseUrl, interceptors, useBinaryFormat: true }));
+  return createClient(
+    SessionService,
+    createConnectTransport({ baseUrl, interceptors, useBinaryFormat: true }),
+  );
 }
