@@ -1,6 +1,7 @@
 import { spanMarks, spanText } from './json-span.js';
 import { lineStrings, type LineString } from './line-strings.js';
 import { namesItsTool, readableKind, topString } from './readable-fields.js';
+import { readableSnippet } from './readable-snippet.js';
 import type { SearchKindName, SearchQuery, SnippetMatch } from './search-types.js';
 
 /** A byte range a pattern matched in a journal line. */
@@ -56,8 +57,10 @@ export function matchLine(
     if (query.toolNames.size > 0 && (kind === 'prompt' || kind === 'assistant')) continue;
     const inside = ranges.filter((r) => r.start >= field.start && r.end <= field.end);
     if (inside.length === 0) continue;
-    const hit = fieldSnippet(line, field, inside);
-    if (hit === undefined) continue;
+    const found = fieldSnippet(line, field, inside);
+    if (found === undefined) continue;
+    // Arguments are JSON text inside the line: written out, they read as what the model sent.
+    const hit = kind === 'tool_arguments' ? readableSnippet(found.snippet, found.matches) : found;
     return { seq: shape.seq, eventType: type, kind, toolName, callId, ...hit };
   }
   return undefined;

@@ -1750,7 +1750,8 @@ export type SearchHit = Message<"dsh.session.v1.SearchHit"> & {
 
   /**
    * A short excerpt of the field around the first match (at most about 200 characters,
-   * cut at character boundaries; newlines kept).
+   * cut at character boundaries; newlines kept). A tool call's arguments are JSON text:
+   * their escapes are written out, so code and commands read as the model sent them.
    *
    * @generated from field: string snippet = 7;
    */
