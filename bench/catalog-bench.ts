@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createClient } from '@connectrpc/connect';
+import { createClient, type Client } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
 import { dshBin } from '@dsh/cli';
 import { assistantMessage, events, usage, userMessage } from '@dsh/fixtures';
@@ -75,12 +75,7 @@ export async function catalogBench(quick: boolean): Promise<BenchRow[]> {
           unit: 'ms',
           note: 'spawn of a fresh host included; machine shared with other work',
         });
-        const samples: number[] = [];
-        for (let i = 0; i < 20; i += 1) {
-          const start = performance.now();
-          await client.listSessions({});
-          samples.push(since(start));
-        }
+        const samples = await listTimes(client);
         rows.push({
           section,
           name: `ListSessions p50, ${sessions.toLocaleString('en-US')} sessions (${cache})`,
@@ -94,13 +89,7 @@ export async function catalogBench(quick: boolean): Promise<BenchRow[]> {
           unit: 'ms',
         });
         if (cache === 'cache') {
-          const json = createClient(SessionService, transport(false));
-          const jsonSamples: number[] = [];
-          for (let i = 0; i < 20; i += 1) {
-            const start = performance.now();
-            await json.listSessions({});
-            jsonSamples.push(since(start));
-          }
+          const jsonSamples = await listTimes(createClient(SessionService, transport(false)));
           rows.push({
             section,
             name: `ListSessions p50 over JSON, ${sessions.toLocaleString('en-US')} sessions`,
@@ -126,6 +115,17 @@ export async function catalogBench(quick: boolean): Promise<BenchRow[]> {
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Milliseconds of 20 ListSessions calls made one after another. */
+async function listTimes(client: Client<typeof SessionService>): Promise<number[]> {
+  const samples: number[] = [];
+  for (let i = 0; i < 20; i += 1) {
+    const start = performance.now();
+    await client.listSessions({});
+    samples.push(since(start));
+  }
+  return samples;
 }
 
 function sessionId(i: number): string {

@@ -69,8 +69,10 @@ export async function* watchSessions(
     const listed = (await abortable(store.list(), signal)).filter(shows).sort(newestFirst);
     for (const s of listed) visible.add(s.header.sessionId);
     const sessions = listed.map((s) => sessionSummary(s, agent.isRunning(s.header.sessionId)));
-    const snapshot = create(SessionsSnapshotSchema, options.binary === true ? {} : { sessions });
-    if (options.binary === true) withEncoded(snapshot, encodedSummaries.field(1, sessions));
+    const snapshot =
+      options.binary === true
+        ? withEncoded(create(SessionsSnapshotSchema), encodedSummaries.field(1, sessions))
+        : create(SessionsSnapshotSchema, { sessions });
     yield frame({ case: 'snapshot', value: snapshot });
     for (;;) {
       if (signal.aborted) throw canceled(signal);
