@@ -116,7 +116,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ...(options.models === undefined ? {} : { models: options.models }),
     follow: { ...defaultFollowOptions, ...options.follow },
     streams,
-    pace: pacer.gapMs,
+    pace: pacer.beat,
     ...(options.continuation === undefined ? {} : { continuation: options.continuation }),
     ...(options.search === undefined ? {} : { search: options.search }),
   });

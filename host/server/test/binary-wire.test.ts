@@ -1,4 +1,4 @@
-import { create, toBinary, toJson } from '@bufbuild/protobuf';
+import { create, fromBinary, toBinary, toJson } from '@bufbuild/protobuf';
 import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 import { createGrpcWebTransport } from '@connectrpc/connect-node';
 import { createClient, type Client } from '@connectrpc/connect';
@@ -14,6 +14,7 @@ import {
 } from '@dsh/gen/service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodedEntries, encodedSummaries, isBinaryWire } from '../src/session/binary-wire.js';
+import { SharedFrames } from '../src/session/shared-frames.js';
 import { conversation, iterate, startTestHost, take, type TestHost } from './test-host.js';
 
 describe('isBinaryWire()', () => {
@@ -53,6 +54,57 @@ describe('encodedEntries / encodedSummaries', () => {
     const summary = create(SessionSummarySchema, { id: 's', title: 't' });
     const once = encodedSummaries.field(1, [summary])[0]!.data;
     expect(encodedSummaries.field(1, [summary])[0]!.data).toEqual(once);
+  });
+});
+
+describe('EncodedOnce.nested', () => {
+  it('writes a message holding the repeated field as the encoder would', () => {
+    const events = [7, 8, 9].map((seq) => create(SessionEventSchema, { seq }));
+    const expected = toBinary(
+      FollowResponseSchema,
+      create(FollowResponseSchema, {
+        frame: { case: 'events', value: { events: events.map((event) => ({ event })) } },
+      }),
+    );
+    const record = encodedEntries.nested(4, 1, events);
+    const written = new BinaryWriter().tag(record.no, record.wireType).raw(record.data);
+    expect(written.finish()).toEqual(expected);
+  });
+});
+
+describe('SharedFrames.record', () => {
+  const events = [1, 2, 3, 4].map((seq) => create(SessionEventSchema, { seq }));
+  const decode = (record: ReturnType<SharedFrames['record']>) =>
+    fromBinary(
+      FollowResponseSchema,
+      new BinaryWriter().tag(record[0]!.no, record[0]!.wireType).raw(record[0]!.data).finish(),
+    );
+
+  it.each([
+    { name: 'a batch', start: 1, end: 4, batch: true, seqs: [2, 3, 4] },
+    { name: 'one event', start: 2, end: 3, batch: false, seqs: [3] },
+  ])('builds $name once and shares it with an equal run', ({ start, end, batch, seqs }) => {
+    const frames = new SharedFrames(4, 1 << 20);
+    const record = frames.record(events, start, end, batch);
+    const frame = decode(record).frame;
+    const sent =
+      frame.case === 'events'
+        ? frame.value.events.map((e) => e.event!.seq)
+        : frame.case === 'event'
+          ? [frame.value.event!.seq]
+          : [];
+    expect(frame.case).toBe(batch ? 'events' : 'event');
+    expect(sent).toEqual(seqs);
+    expect(frames.record([...events], start, end, batch)).toBe(record);
+    expect(frames.record(events, start, end - 1 || 1, !batch)).not.toBe(record);
+  });
+
+  it('drops the oldest runs past its capacity', () => {
+    const frames = new SharedFrames(2, 1 << 20);
+    const first = frames.record(events, 0, 1, true);
+    frames.record(events, 1, 2, true);
+    frames.record(events, 2, 3, true);
+    expect(frames.record(events, 0, 1, true)).not.toBe(first);
   });
 });
 

@@ -47,13 +47,46 @@ class EncodedOnce<T extends object> {
    */
   field(no: number, values: readonly T[]): UnknownField[] {
     if (values.length === 0) return [];
-    const tag = new BinaryWriter().tag(no, WireType.LengthDelimited).finish();
-    const parts: Uint8Array[] = [];
-    for (const value of values) {
-      if (parts.length > 0) parts.push(tag);
-      parts.push(this.of(value));
+    const data = values.length === 1 ? this.of(values[0]!) : this.joined(no, values, 0);
+    return [{ no, wireType: WireType.LengthDelimited, data }];
+  }
+
+  /**
+   * One record of field `outer` holding a message whose only field is repeated field
+   * `inner` with `values` (at least one): the data is that message's length prefix, then
+   * tag and element for each value, built in one copy.
+   */
+  nested(outer: number, inner: number, values: readonly T[]): UnknownField {
+    const tag = tagBytes(inner);
+    let length = 0;
+    for (const value of values) length += tag.length + this.of(value).length;
+    const prefix = new BinaryWriter().uint32(length).finish();
+    const data = this.joined(inner, values, prefix.length);
+    data.set(prefix, 0);
+    return { no: outer, wireType: WireType.LengthDelimited, data };
+  }
+
+  /**
+   * `values` as repeated field `no` after `offset` free bytes, without the first tag
+   * when `offset` is 0 (the encoder writes a record's tag itself).
+   */
+  private joined(no: number, values: readonly T[], offset: number): Uint8Array {
+    const tag = tagBytes(no);
+    const parts = values.map((value) => this.of(value));
+    const skip = offset === 0 ? tag.length : 0;
+    let length = offset - skip;
+    for (const part of parts) length += tag.length + part.length;
+    const data = new Uint8Array(length);
+    let at = offset;
+    for (const part of parts) {
+      if (at > 0 || skip === 0) {
+        data.set(tag, at);
+        at += tag.length;
+      }
+      data.set(part, at);
+      at += part.length;
     }
-    return [{ no, wireType: WireType.LengthDelimited, data: Buffer.concat(parts) }];
+    return data;
   }
 
   /** The length prefix and encoding of `value`: the `data` of a length-delimited record. */
@@ -65,6 +98,17 @@ class EncodedOnce<T extends object> {
     }
     return data;
   }
+}
+
+/** The tag of length-delimited field `no`, kept per field number. */
+const tags = new Map<number, Uint8Array>();
+function tagBytes(no: number): Uint8Array {
+  let tag = tags.get(no);
+  if (tag === undefined) {
+    tag = new BinaryWriter().tag(no, WireType.LengthDelimited).finish();
+    tags.set(no, tag);
+  }
+  return tag;
 }
 
 /** `SessionEventEntry { event }` for each event. */

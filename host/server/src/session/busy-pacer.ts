@@ -4,6 +4,11 @@ import { performance } from 'node:perf_hooks';
 export interface BusyPacer {
   /** 0 while the loop has time to spare; up to `maxGapMs` as it nears saturation. */
   gapMs(): number;
+  /**
+   * Undefined while the loop has time to spare, else the next beat: one timer `gapMs()`
+   * from its first waiter, shared by every stream that waits before it fires.
+   */
+  beat(): Promise<void> | undefined;
   /** Stops sampling. */
   close(): void;
 }
@@ -17,11 +22,13 @@ const calmUtilization = 0.75;
  * 75% busy, rising linearly to `maxGapMs` at 100%. A saturated host then sends each
  * follower fewer, larger frames (its events wait in the follow's queue and leave
  * together) instead of falling ever further behind one frame per event, and accepts,
- * Page and Prompt keep getting turns of the loop.
+ * Page and Prompt keep getting turns of the loop. The streams that pause wake together
+ * on one beat, so followers in step take the same events and share their frame's bytes.
  */
 export function createBusyPacer(maxGapMs: number, periodMs = 100): BusyPacer {
   let last = performance.eventLoopUtilization();
   let gap = 0;
+  let next: Promise<void> | undefined;
   const timer = setInterval(() => {
     const now = performance.eventLoopUtilization();
     gap = pauseFor(performance.eventLoopUtilization(now, last).utilization, maxGapMs);
@@ -30,6 +37,16 @@ export function createBusyPacer(maxGapMs: number, periodMs = 100): BusyPacer {
   timer.unref();
   return {
     gapMs: () => gap,
+    beat: () => {
+      if (gap === 0) return undefined;
+      next ??= new Promise<void>((resolve) =>
+        setTimeout(() => {
+          next = undefined;
+          resolve();
+        }, gap).unref(),
+      );
+      return next;
+    },
     close: () => clearInterval(timer),
   };
 }

@@ -1,11 +1,11 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { create, type MessageInitShape } from '@bufbuild/protobuf';
 import { timestampNow } from '@bufbuild/protobuf/wkt';
 import type { SessionEvent } from '@dsh/gen/events';
-import { FollowEventsSchema, FollowResponseSchema, type FollowResponse } from '@dsh/gen/service';
+import { FollowResponseSchema, type FollowResponse } from '@dsh/gen/service';
 import { JournalError, lineLength, type Journal } from '@dsh/journal';
 import { abortable, canceled } from './abortable.js';
-import { encodedEntries, withEncoded } from './binary-wire.js';
+import { withEncoded } from './binary-wire.js';
+import { SharedFrames } from './shared-frames.js';
 import type { StreamCounter } from './stream-counter.js';
 
 /** Tuning of a follow stream. */
@@ -36,9 +36,8 @@ export const defaultFollowOptions: FollowOptions = {
  * `afterSeq + 1` (or seq 0 when it is absent) on, as `Journal.follow` delivers them
  * (contiguous, each exactly once, catch-up in bounded chunks): one `event` frame each,
  * or `events` frames of what is ready at once when the request sets `maxBatchEvents`
- * above 1 (see `batchEnd`), pausing `pace()` ms between live frames then; a heartbeat whenever it
- * is idle for `heartbeatMs`. It ends
- * only by error: `canceled` when `signal` aborts,
+ * above 1 (see `batchEnd`), waiting for `pace()` between live frames then; a heartbeat
+ * whenever it is idle for `heartbeatMs`. It ends only by error: `canceled` when `signal` aborts,
  * `resource_exhausted` (`too_slow`) when the reader falls `queueLimit` events behind. The
  * follow and the events being sent are released the moment `signal` aborts, even while
  * the generator is suspended on a blocked write.
@@ -100,8 +99,8 @@ export async function* follow(
       }
       sending = [];
       // A busy host lets a batching follower's next events gather into one frame.
-      const gap = maxBatch > 1 && pace !== undefined ? pace() : 0;
-      if (gap > 0) await abortable(sleep(gap), signal);
+      const beat = maxBatch > 1 ? pace?.() : undefined;
+      if (beat !== undefined) await abortable(beat, signal);
     }
   } finally {
     signal.removeEventListener('abort', release);
@@ -112,7 +111,8 @@ export async function* follow(
 /** What a follow stream counts itself in, how it paces, and how its frames travel. */
 export interface FollowExtras {
   readonly counter?: StreamCounter | undefined;
-  readonly pace?: (() => number) | undefined;
+  /** Undefined, or the shared beat a batching stream waits for before its next live frame. */
+  readonly pace?: (() => Promise<void> | undefined) | undefined;
   /**
    * The stream travels in the protobuf binary format: each event's bytes are encoded
    * once and shared by every follower (`encodedEntries`), instead of once per follower.
@@ -163,9 +163,13 @@ function plainFrame(
   return frame({ case: 'events', value: { events: entries } });
 }
 
+/** The frames of binary followers, shared by those in step (64 runs, at most 16 MiB). */
+const sharedFrames = new SharedFrames(64, 16 * 1024 * 1024);
+
 /**
- * The frame of `events[start, end)` with each event's shared binary encoding: an `event`
- * frame (field 2) when the stream does not batch, else an `events` frame (field 4).
+ * The frame of `events[start, end)` from each event's shared binary encoding, itself
+ * shared with the followers that send the same run: an `event` frame when the stream
+ * does not batch, else an `events` frame.
  */
 function encodedFrame(
   events: readonly SessionEvent[],
@@ -173,14 +177,7 @@ function encodedFrame(
   end: number,
   maxBatch: number,
 ): FollowResponse {
-  if (maxBatch <= 1) {
-    return withEncoded(frame(undefined), encodedEntries.field(2, events.slice(start, end)));
-  }
-  const batch = withEncoded(
-    create(FollowEventsSchema),
-    encodedEntries.field(1, events.slice(start, end)),
-  );
-  return frame({ case: 'events', value: batch });
+  return withEncoded(frame(undefined), sharedFrames.record(events, start, end, maxBatch > 1));
 }
 
 /** `next`'s events, or undefined when none came within `idleMs`. */

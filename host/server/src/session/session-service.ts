@@ -41,8 +41,8 @@ export interface SessionServiceDeps {
   readonly follow: FollowOptions;
   /** Counts open Follow and WatchSessions streams (for leak checks). */
   readonly streams?: StreamCounter;
-  /** The pause batching follow streams take between live frames (`createBusyPacer`). */
-  readonly pace?: () => number;
+  /** The pause batching follow streams take between live frames (`BusyPacer.beat`). */
+  readonly pace?: () => Promise<void> | undefined;
   /**
    * The context a session that continues `source` starts with (CreateSession
    * `continue_from`); without it the host refuses continue_from.
