@@ -1,8 +1,7 @@
 #!/usr/bin/env node
-// The dsh command. The host runs from its TypeScript sources through tsx's loader,
-// so a checkout needs no build step before `npm start`.
-import { register } from 'tsx/esm/api';
+// The dsh command: its sources load as a bundle when they can (see load-main.js), so a
+// checkout needs no build step before `npm start`.
+import { loadMain } from './load-main.js';
 
-register();
-const { main } = await import('../src/main.ts');
+const main = await loadMain();
 process.exit(await main(process.argv.slice(2), process.env));
