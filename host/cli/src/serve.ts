@@ -233,8 +233,10 @@ async function serveStore(
   );
   out(`dsh: ${opened.where}`);
   for (const dir of config.fixtureDirs) out(`dsh: fixtures (read-only) ${dir}`);
-  // Inputs left waiting in a queue when the host last stopped run again, in the background.
-  void agent.resume().then((resumed) => {
+  // Inputs left waiting in a queue when the host last stopped run again, in the background,
+  // once the catalog's facts (which say which sessions have none) were checked.
+  void (opened.files?.verified() ?? Promise.resolve()).then(async () => {
+    const resumed = await agent.resume();
     if (resumed.length > 0) out(`dsh: resumed the queue of ${resumed.length} session(s)`);
   });
   let detach: (() => Promise<void>) | undefined;

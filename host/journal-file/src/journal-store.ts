@@ -25,6 +25,12 @@ export interface FileJournalStore extends JournalStore {
   readonly dataDir: string;
   /** Searches the journal files with ripgrep, without opening them. */
   readonly search: SessionSearch;
+  /**
+   * Resolves once the sessions listed from the catalog cache at start were checked
+   * against their files; until then a list may show the facts a file had when the cache
+   * was written (a file changed while no host ran is then reported as updated).
+   */
+  verified(): Promise<void>;
 }
 
 /**
@@ -38,5 +44,6 @@ export async function createJournalStore(options: JournalStoreOptions): Promise<
   return Object.assign(store, {
     dataDir: backend.dataDir,
     search: createRipgrepSearch(backend, options.search),
+    verified: () => backend.catalog.verified(),
   });
 }

@@ -45,6 +45,8 @@ const rescanMs = 10_000;
 const scanConcurrency = 2;
 /** A file (or growth) up to this size found after the start is read before it is reported. */
 const eagerScanBytes = 1024 * 1024;
+/** How long after a start the entries taken from the cache are checked against their files. */
+const verifyDelayMs = 1_000;
 /** Files stat'ed at once during a rescan. */
 const statConcurrency = 64;
 /** How long after a change the cache file is written. */
@@ -75,6 +77,8 @@ export class SessionCatalog {
   private touched = new Set<string>();
   private readonly looking = new Map<string, Promise<void>>();
   private refreshing: Promise<void> | undefined;
+  private verifying: Promise<void> = Promise.resolve();
+  private verifyTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
   constructor(
@@ -90,10 +94,33 @@ export class SessionCatalog {
     private readonly writesHere: (id: string) => boolean = () => false,
   ) {}
 
-  /** Loads the cache, lists the dirs once and starts watching them. */
+  /**
+   * Loads the cache, lists the dirs once and starts watching them. The files the cache
+   * knows under the same path are listed from it at once and checked against their size
+   * and mtime in the background (`verified`): a file that changed while no host ran is
+   * then read again and reported as updated. Every other file is looked at before this
+   * resolves, so a start lists what the dirs hold.
+   */
   async start(): Promise<void> {
     const cached = this.persist ? await loadCatalogCache(this.dataDir) : new Map();
-    await this.refresh(cached, false);
+    const found = await this.names();
+    const unknown = new Map<string, CachedEntry>();
+    for (const [id, { path, fixture }] of found) {
+      const hit = cached.get(id);
+      if (hit === undefined || hit.path !== path) continue;
+      this.entries.set(id, { id, fixture, ...hit, ends: undefined, error: undefined });
+      if (hit.cursor.bytes < hit.size) this.queueScan(id);
+    }
+    for (const [id, entry] of cached) if (!this.entries.has(id)) unknown.set(id, entry);
+    await this.relist(unknown, false, (id) => !this.entries.has(id), found);
+    // The check waits a moment, so a start's first requests have the loop to themselves.
+    this.verifying = new Promise<void>((resolve) => {
+      this.verifyTimer = setTimeout(resolve, verifyDelayMs);
+      this.verifyTimer.unref();
+    })
+      .then(() => (this.closed ? undefined : this.refresh()))
+      .then(() => this.settled())
+      .catch(() => undefined);
     for (const dir of [this.dataDir, ...this.fixtureDirs]) {
       try {
         const watcher = watch(dir, (_event, name) => {
@@ -136,9 +163,17 @@ export class SessionCatalog {
   }
 
   /** Lists the dirs again now, stat'ing every file. */
-  refresh(cached = new Map<string, CachedEntry>(), report = true): Promise<void> {
-    this.refreshing ??= this.relist(cached, report).finally(() => (this.refreshing = undefined));
+  refresh(): Promise<void> {
+    this.refreshing ??= this.relist(new Map(), true).finally(() => (this.refreshing = undefined));
     return this.refreshing;
+  }
+
+  /**
+   * Resolves once every entry taken from the cache at start was checked against its file
+   * and the files that changed were read again.
+   */
+  verified(): Promise<void> {
+    return this.verifying;
   }
 
   /** Resolves once no facts scan is queued or running. */
@@ -266,8 +301,14 @@ export class SessionCatalog {
     return found;
   }
 
-  private async relist(cached: Map<string, CachedEntry>, report: boolean): Promise<void> {
-    const found = await this.names();
+  /** Stats the files of the dirs (those `only` accepts) and folds what changed. */
+  private async relist(
+    cached: Map<string, CachedEntry>,
+    report: boolean,
+    only: (id: string) => boolean = () => true,
+    listed?: Map<string, { path: string; fixture: boolean }>,
+  ): Promise<void> {
+    const found = listed ?? (await this.names());
     const changes: StoreChange[] = [];
     for (const id of [...this.entries.keys()]) {
       if (!found.has(id)) {
@@ -277,7 +318,7 @@ export class SessionCatalog {
     }
     // Whether the cache file no longer says what the catalog holds (not for entries it gave).
     let stale = changes.length > 0;
-    const ids = [...found.keys()];
+    const ids = [...found.keys()].filter(only);
     for (let i = 0; i < ids.length; i += statConcurrency) {
       await Promise.all(
         ids.slice(i, i + statConcurrency).map(async (id) => {

@@ -173,9 +173,31 @@ describe('the catalog cache', () => {
     const more = list.slice(2).map((e) => encodeEventLine(e) + '\n');
     await appendFile(join(dir, 'data', 'grown.jsonl'), more.join(''));
     store = await open();
-    await vi.waitFor(async () =>
-      expect(await store.summary('grown')).toMatchObject({ length: 5, pending: 2 }),
+    await store.verified();
+    expect(await store.summary('grown')).toMatchObject({ length: 5, pending: 2 });
+  });
+
+  it('lists cached sessions at start, then checks them: a grown file is updated once verified', async () => {
+    const list = events(asking);
+    await writeJournal(join(dir, 'data'), 'grown', asking.slice(0, 2));
+    await writeJournal(join(dir, 'data'), 'same', asking.slice(0, 3));
+    expect(await store.list()).toHaveLength(2);
+    await store.close();
+    await appendFile(
+      join(dir, 'data', 'grown.jsonl'),
+      list
+        .slice(2)
+        .map((e) => encodeEventLine(e) + '\n')
+        .join(''),
     );
+    await writeJournal(join(dir, 'data'), 'added', asking.slice(0, 1));
+    await rename(join(dir, 'data', 'same.jsonl'), join(dir, 'same.jsonl'));
+    store = await open();
+    // A file the cache does not know is looked at before the start resolves; a gone one is not listed.
+    const ids = (await store.list()).map((s) => s.header.sessionId).sort();
+    expect(ids).toEqual(['added', 'grown']);
+    await store.verified();
+    expect(await store.summary('grown')).toMatchObject({ length: 5, pending: 2 });
   });
 });
 
