@@ -15,6 +15,7 @@ import {
 import { abortable } from './abortable.js';
 import { agentRefusal, type AgentControl } from './agent-control.js';
 import { encodedEntries, encodedSummaries, isBinaryWire, withEncoded } from './binary-wire.js';
+import { listPage } from './list-page.js';
 import { follow, type FollowOptions } from './follow.js';
 import { searchSessions } from './search.js';
 import { newestFirst, sessionSummary } from './session-summary.js';
@@ -80,9 +81,16 @@ export function createSessionService(deps: SessionServiceDeps): ServiceImpl<type
       const listed = (await abortable(store.list(), ctx.signal))
         .filter((s) => req.includeArchived || s.archived !== true)
         .sort(newestFirst);
-      const sessions = listed.map((s) => sessionSummary(s, agent.isRunning(s.header.sessionId)));
-      if (!isBinaryWire(ctx.requestHeader)) return { sessions };
-      return withEncoded(create(ListSessionsResponseSchema), encodedSummaries.field(1, sessions));
+      const page = listPage(listed, req.pageSize, req.pageToken);
+      const sessions = page.sessions.map((s) =>
+        sessionSummary(s, agent.isRunning(s.header.sessionId)),
+      );
+      const { nextPageToken } = page;
+      if (!isBinaryWire(ctx.requestHeader)) return { sessions, nextPageToken };
+      return withEncoded(
+        create(ListSessionsResponseSchema, { nextPageToken }),
+        encodedSummaries.field(1, sessions),
+      );
     },
 
     watchSessions(req, ctx) {

@@ -224,16 +224,22 @@ class JournalErrorDetail(_message.Message):
     def __init__(self, session_id: _Optional[str] = ..., line: _Optional[int] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class ListSessionsRequest(_message.Message):
-    __slots__ = ["include_archived"]
+    __slots__ = ["include_archived", "page_size", "page_token"]
     INCLUDE_ARCHIVED_FIELD_NUMBER: _ClassVar[int]
+    PAGE_SIZE_FIELD_NUMBER: _ClassVar[int]
+    PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     include_archived: bool
-    def __init__(self, include_archived: bool = ...) -> None: ...
+    page_size: int
+    page_token: str
+    def __init__(self, include_archived: bool = ..., page_size: _Optional[int] = ..., page_token: _Optional[str] = ...) -> None: ...
 
 class ListSessionsResponse(_message.Message):
-    __slots__ = ["sessions"]
+    __slots__ = ["next_page_token", "sessions"]
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _ClassVar[int]
     SESSIONS_FIELD_NUMBER: _ClassVar[int]
+    next_page_token: str
     sessions: _containers.RepeatedCompositeFieldContainer[SessionSummary]
-    def __init__(self, sessions: _Optional[_Iterable[_Union[SessionSummary, _Mapping]]] = ...) -> None: ...
+    def __init__(self, sessions: _Optional[_Iterable[_Union[SessionSummary, _Mapping]]] = ..., next_page_token: _Optional[str] = ...) -> None: ...
 
 class PageRequest(_message.Message):
     __slots__ = ["before_seq", "max_messages", "session_id"]

@@ -109,7 +109,7 @@ class SessionServiceServicer(object):
         raise NotImplementedError('Method not implemented!')
 
     def ListSessions(self, request, context):
-        """Summaries of every session, newest first.
+        """Summaries of every session, newest first, whole or a page at a time.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
