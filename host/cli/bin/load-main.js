@@ -35,7 +35,11 @@ export async function loadMain() {
       process.setSourceMapsEnabled(true);
       return (await import(pathToFileURL(bundle).href)).main;
     } catch (error) {
-      if (process.env.DSH_DEBUG_BUNDLE === '1') process.stderr.write(`dsh: bundle: ${error}\n`);
+      const reason = error instanceof Error ? error.message.split('\n', 1)[0] : String(error);
+      process.stderr.write(
+        `dsh: starting from the sources through tsx, which is slower: the bundle in ` +
+          `${bundlesDir} could not be built or loaded (${reason}); DSH_NO_BUNDLE=1 skips it\n`,
+      );
     }
   }
   const { register } = await import('tsx/esm/api');
@@ -47,7 +51,13 @@ export async function loadMain() {
 function currentBundle() {
   if (!existsSync(currentFile)) return undefined;
   const dir = join(bundlesDir, readFileSync(currentFile, 'utf8').trim());
-  const inputs = JSON.parse(readFileSync(join(dir, 'inputs.json'), 'utf8'));
+  let inputs;
+  try {
+    inputs = JSON.parse(readFileSync(join(dir, 'inputs.json'), 'utf8'));
+  } catch {
+    // Removed or cut short: built again.
+    return undefined;
+  }
   for (const [file, mtimeMs] of Object.entries(inputs)) {
     const info = statSync(join(repoDir, file), { throwIfNoEntry: false });
     if (info === undefined || info.mtimeMs !== mtimeMs) return undefined;

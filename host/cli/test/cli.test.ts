@@ -312,4 +312,21 @@ describe('dsh serve (subprocess)', () => {
     expect(text).toMatch(output);
     expect(exitCode).toBe(code);
   });
+
+  it.each([
+    ['from its bundle', {}],
+    ['from the sources through tsx', { DSH_NO_BUNDLE: '1' }],
+  ])('runs %s, printing nothing but the answer', async (_name, extra) => {
+    dir = await mkdtemp(join(tmpdir(), 'dsh-cli-'));
+    const child = spawn(process.execPath, [dshBin, '--version'], {
+      env: { ...process.env, ...extra },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let text = '';
+    child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    const exitCode = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(text).toMatch(/^dsh \d+\.\d+\.\d+\n$/);
+    expect(exitCode).toBe(0);
+  });
 });
