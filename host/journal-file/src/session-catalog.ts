@@ -10,7 +10,7 @@ import {
   type JournalHeader,
   type StoreChange,
 } from '@dsh/journal';
-import { loadCatalogCache, saveCatalogCache, type CachedEntry } from './catalog-cache.js';
+import { loadCatalogCache, saveCatalogCache } from './catalog-cache.js';
 import { readJournalEnds } from './read-journal-ends.js';
 import { scanFacts, startCursor, type FactsCursor } from './scan-facts.js';
 
@@ -60,9 +60,9 @@ const saveDelayMs = 2_000;
  * listing every `rescanMs` find files that appear, grow or go (an import by another
  * process); a grown file is read from where the catalog stopped, never again from the
  * start. Journals are append-only, so a file whose size is unchanged is taken as
- * unchanged. The catalog is cached in `<dataDir>/catalog.json`, so a restart stats the
- * files instead of reading them; the cache is only a shortcut, checked against every
- * file's size and mtime.
+ * unchanged. The catalog is cached in `<dataDir>/catalog.json`, so a restart reads no
+ * file it knows; the cache is only a shortcut, checked against every file's size and
+ * mtime (see `start`).
  */
 export class SessionCatalog {
   readonly entries = new Map<string, CatalogEntry>();
@@ -78,7 +78,6 @@ export class SessionCatalog {
   private readonly looking = new Map<string, Promise<void>>();
   private refreshing: Promise<void> | undefined;
   private verifying: Promise<void> = Promise.resolve();
-  private verifyTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
   constructor(
@@ -104,20 +103,16 @@ export class SessionCatalog {
   async start(): Promise<void> {
     const cached = this.persist ? await loadCatalogCache(this.dataDir) : new Map();
     const found = await this.names();
-    const unknown = new Map<string, CachedEntry>();
     for (const [id, { path, fixture }] of found) {
       const hit = cached.get(id);
       if (hit === undefined || hit.path !== path) continue;
       this.entries.set(id, { id, fixture, ...hit, ends: undefined, error: undefined });
       if (hit.cursor.bytes < hit.size) this.queueScan(id);
     }
-    for (const [id, entry] of cached) if (!this.entries.has(id)) unknown.set(id, entry);
-    await this.relist(unknown, false, (id) => !this.entries.has(id), found);
+    // A cached entry under another path is of no use: its file is read as a new one.
+    await this.relist(false, (id) => !this.entries.has(id), found);
     // The check waits a moment, so a start's first requests have the loop to themselves.
-    this.verifying = new Promise<void>((resolve) => {
-      this.verifyTimer = setTimeout(resolve, verifyDelayMs);
-      this.verifyTimer.unref();
-    })
+    this.verifying = new Promise<void>((resolve) => setTimeout(resolve, verifyDelayMs).unref())
       .then(() => (this.closed ? undefined : this.refresh()))
       .then(() => this.settled())
       .catch(() => undefined);
@@ -164,7 +159,7 @@ export class SessionCatalog {
 
   /** Lists the dirs again now, stat'ing every file. */
   refresh(): Promise<void> {
-    this.refreshing ??= this.relist(new Map(), true).finally(() => (this.refreshing = undefined));
+    this.refreshing ??= this.relist(true).finally(() => (this.refreshing = undefined));
     return this.refreshing;
   }
 
@@ -303,7 +298,6 @@ export class SessionCatalog {
 
   /** Stats the files of the dirs (those `only` accepts) and folds what changed. */
   private async relist(
-    cached: Map<string, CachedEntry>,
     report: boolean,
     only: (id: string) => boolean = () => true,
     listed?: Map<string, { path: string; fixture: boolean }>,
@@ -328,11 +322,8 @@ export class SessionCatalog {
           const seen = { path, fixture, size: info.size, mtimeMs: info.mtimeMs };
           const entry = this.entries.get(id);
           if (entry === undefined) {
-            const hit = cached.get(id);
-            if (await this.add(id, path, fixture, info.size, info.mtimeMs, hit)) {
-              this.queueScan(id);
-            }
-            if (this.entries.get(id)?.cursor !== hit?.cursor) stale = true;
+            if (await this.add(id, path, fixture, info.size, info.mtimeMs)) this.queueScan(id);
+            stale = true;
             changes.push({ kind: 'added', sessionId: id });
           } else if (this.differs(entry, seen)) {
             this.update(entry, seen);
@@ -353,23 +344,7 @@ export class SessionCatalog {
     fixture: boolean,
     size: number,
     mtimeMs: number,
-    cached?: CachedEntry,
   ): Promise<boolean> {
-    if (cached !== undefined && cached.path === path && cached.cursor.bytes <= size) {
-      const same = cached.size === size && (cached.mtimeMs === mtimeMs || cached.mtimeMs === -1);
-      const { cursor } = cached;
-      this.entries.set(id, {
-        id,
-        path,
-        fixture,
-        size,
-        mtimeMs,
-        cursor,
-        ends: undefined,
-        error: undefined,
-      });
-      return !same || cached.cursor.bytes < size;
-    }
     if (size <= eagerScanBytes) {
       // A small file is read whole at once (one read, like its two ends would cost), so
       // its first listing has its facts and the next start finds it in the cache.
