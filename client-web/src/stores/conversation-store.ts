@@ -59,6 +59,12 @@ export const useConversationStore = defineStore('conversation', () => {
   /** What the host said about the last `/compact` that did not start at once. */
   const inputNotice = ref<string>();
   const sending = ref(false);
+  /**
+   * Sends go out one after another, in the order they were made: an Enter pressed while
+   * the send before is on its way waits for it instead of being dropped.
+   */
+  let sendChain: Promise<void> = Promise.resolve();
+  let inFlight = 0;
   /** Increments on every send: the conversation scrolls to the bottom. */
   const sends = ref(0);
   const cleared = ref<ClearedQueue>();
@@ -153,19 +159,38 @@ export const useConversationStore = defineStore('conversation', () => {
 
   /**
    * Sends the draft (queue or steer), or asks for a compaction when it is `/compact
-   * [instruction]`; clears it at once and puts it back if the host refuses.
+   * [instruction]`; clears it at once, goes out after any send still on its way, and
+   * puts it back if the host refuses.
    */
   async function send(mode: 'queue' | 'steer'): Promise<void> {
     const id = sessionId.value;
     const command = composerCommand(draft.value);
-    if (id === undefined || sending.value) return;
+    if (id === undefined) return;
     if (command.kind === 'prompt' && command.text === '') return;
     const typedText = draft.value.trim();
+    inFlight += 1;
     sending.value = true;
     inputError.value = undefined;
     inputNotice.value = undefined;
     setDraft(id, '');
     sends.value += 1;
+    const delivered = sendChain.then(() => deliver(id, command, mode, typedText));
+    sendChain = delivered;
+    try {
+      await delivered;
+    } finally {
+      inFlight -= 1;
+      sending.value = inFlight > 0;
+    }
+  }
+
+  /** One send to the host; a refusal puts its text back in front of the draft. */
+  async function deliver(
+    id: string,
+    command: ReturnType<typeof composerCommand>,
+    mode: 'queue' | 'steer',
+    typedText: string,
+  ): Promise<void> {
     try {
       if (command.kind === 'compact') {
         const { started } = await host
@@ -187,8 +212,6 @@ export const useConversationStore = defineStore('conversation', () => {
       setDraft(id, typed === '' ? typedText : `${typedText}\n${typed}`);
       const op = command.kind === 'compact' ? 'compact' : 'send';
       if (sessionId.value === id) inputError.value = { op, message: describeError(error) };
-    } finally {
-      sending.value = false;
     }
   }
 

@@ -43,11 +43,18 @@ describe.skipIf(missing !== undefined)('the visible queue in Chromium', { timeou
   it('shows queued input in order, edits and removes it, and Stop offers it back', async () => {
     const { page, errors } = await runningSession('Queue');
     const input = page.locator('[data-testid="input"]');
+    // Each Prompt takes a while on the wire, so every Enter comes while one is on its way.
+    const prompts = '**/dsh.session.v1.SessionService/Prompt';
+    await page.route(prompts, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await route.continue();
+    });
     for (const text of ['second message', 'third message', 'fourth message']) {
       await input.fill(text);
       await input.press('Enter');
     }
     await page.waitForFunction(() => document.querySelectorAll('.queue-item').length === 3);
+    await page.unroute(prompts);
     expect(await queueTexts(page)).toEqual(['second message', 'third message', 'fourth message']);
     await page.click('.queue-item:nth-child(1) [data-action="edit-queued"]');
     await page.fill('.queue-editor', 'second, edited');
