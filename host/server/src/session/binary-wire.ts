@@ -47,7 +47,8 @@ class EncodedOnce<T extends object> {
    */
   field(no: number, values: readonly T[]): UnknownField[] {
     if (values.length === 0) return [];
-    const data = values.length === 1 ? this.of(values[0]!) : this.joined(no, values, 0);
+    const parts = values.map((value) => this.of(value));
+    const data = parts.length === 1 ? parts[0]! : joined(tagBytes(no), parts, 0);
     return [{ no, wireType: WireType.LengthDelimited, data }];
   }
 
@@ -58,35 +59,13 @@ class EncodedOnce<T extends object> {
    */
   nested(outer: number, inner: number, values: readonly T[]): UnknownField {
     const tag = tagBytes(inner);
+    const parts = values.map((value) => this.of(value));
     let length = 0;
-    for (const value of values) length += tag.length + this.of(value).length;
+    for (const part of parts) length += tag.length + part.length;
     const prefix = new BinaryWriter().uint32(length).finish();
-    const data = this.joined(inner, values, prefix.length);
+    const data = joined(tag, parts, prefix.length);
     data.set(prefix, 0);
     return { no: outer, wireType: WireType.LengthDelimited, data };
-  }
-
-  /**
-   * `values` as repeated field `no` after `offset` free bytes, without the first tag
-   * when `offset` is 0 (the encoder writes a record's tag itself).
-   */
-  private joined(no: number, values: readonly T[], offset: number): Uint8Array {
-    const tag = tagBytes(no);
-    const parts = values.map((value) => this.of(value));
-    const skip = offset === 0 ? tag.length : 0;
-    let length = offset - skip;
-    for (const part of parts) length += tag.length + part.length;
-    const data = new Uint8Array(length);
-    let at = offset;
-    for (const part of parts) {
-      if (at > 0 || skip === 0) {
-        data.set(tag, at);
-        at += tag.length;
-      }
-      data.set(part, at);
-      at += part.length;
-    }
-    return data;
   }
 
   /** The length prefix and encoding of `value`: the `data` of a length-delimited record. */
@@ -98,6 +77,27 @@ class EncodedOnce<T extends object> {
     }
     return data;
   }
+}
+
+/**
+ * `parts` each after `tag`, following `offset` free bytes, without the first tag when
+ * `offset` is 0 (the encoder writes a record's tag itself).
+ */
+function joined(tag: Uint8Array, parts: readonly Uint8Array[], offset: number): Uint8Array {
+  const skip = offset === 0 ? tag.length : 0;
+  let length = offset - skip;
+  for (const part of parts) length += tag.length + part.length;
+  const data = new Uint8Array(length);
+  let at = offset;
+  for (const part of parts) {
+    if (at > 0 || skip === 0) {
+      data.set(tag, at);
+      at += tag.length;
+    }
+    data.set(part, at);
+    at += part.length;
+  }
+  return data;
 }
 
 /** The tag of length-delimited field `no`, kept per field number. */
