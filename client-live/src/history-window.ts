@@ -213,6 +213,7 @@ export function historyAsSessionWindow(window: HistoryWindow): SessionWindow {
         loadingOlder: s.loading,
         baseline: undefined,
         endBaseline: undefined,
+        baselinePending: false,
         connection: { kind: 'live' },
         error: s.error,
         resyncs: 0,

@@ -35,6 +35,12 @@ export interface SessionWindowState {
   readonly baseline: Baseline | undefined;
   /** The last tail page's baseline after its last event (totals including the page). */
   readonly endBaseline: Baseline | undefined;
+  /**
+   * True while the host is still indexing the session and has not sent the baselines
+   * (`PageResponse.baseline_pending`): session-wide totals are unknown, not zero. The
+   * window asks again until they come.
+   */
+  readonly baselinePending: boolean;
   readonly connection: ConnectionState;
   /** Why the last older page or window change failed; cleared by the next success. */
   readonly error: string | undefined;
@@ -56,6 +62,9 @@ export interface SessionWindow {
   close(): void;
 }
 
+/** First wait before asking again for baselines the host is still indexing; doubles to 4 s. */
+const baselineRetryMs = 250;
+
 /** Events merged in one fold commit at most; a longer burst commits in slices. */
 const maxBatch = 2_000;
 
@@ -72,6 +81,7 @@ function initialFields(sessionId: string, snapshot: ConversationSnapshot): Windo
     loadingOlder: false,
     baseline: undefined,
     endBaseline: undefined,
+    baselinePending: false,
     connection: { kind: 'connecting' },
     error: undefined,
     resyncs: 0,
@@ -159,8 +169,37 @@ export function createSessionWindow(options: SessionWindowOptions): SessionWindo
     fields.opened = true;
     fields.baseline = response.baseline;
     fields.endBaseline = response.endBaseline;
+    fields.baselinePending = response.baselinePending;
     fields.error = undefined;
     notifier.schedule();
+    baselineWait?.abort();
+    if (response.baselinePending) {
+      baselineWait = new AbortController();
+      void awaitBaselines(baselineWait.signal);
+    }
+  }
+
+  let baselineWait: AbortController | undefined;
+
+  /**
+   * Asks for a one-message tail page, with waits doubling from 250 ms to 4 s, until it
+   * carries the baselines, and takes them: they cover every event before their seq, and
+   * the window holds (or its follow brings) every event from it, so the totals are exact.
+   */
+  async function awaitBaselines(signal: AbortSignal): Promise<void> {
+    for (let wait = baselineRetryMs; !signal.aborted; wait = Math.min(wait * 2, 4_000)) {
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      if (signal.aborted || closed.signal.aborted) return;
+      const response = await client
+        .page({ sessionId, maxMessages: 1 }, { signal: closed.signal })
+        .catch(() => undefined);
+      if (signal.aborted || response === undefined || response.baselinePending) continue;
+      fields.baseline = response.baseline;
+      fields.endBaseline = response.endBaseline;
+      fields.baselinePending = false;
+      notifier.schedule();
+      return;
+    }
   }
 
   const loop = startReconnectLoop({
@@ -220,6 +259,7 @@ export function createSessionWindow(options: SessionWindowOptions): SessionWindo
     close() {
       if (closed.signal.aborted) return;
       closed.abort();
+      baselineWait?.abort();
       loop.close();
       notifier.cancel();
       applyPending();

@@ -36,8 +36,14 @@ export interface RealHost {
   close(): Promise<void>;
 }
 
+/** Options of `startRealHost`. */
+export interface RealHostOptions {
+  /** The store's `longScanBytes`: opens scanning more than this serve the tail backwards. */
+  readonly longScanBytes?: number;
+}
+
 /** Starts a real host; heartbeats every 200 ms so idle streams stay observable. */
-export async function startRealHost(): Promise<RealHost> {
+export async function startRealHost(options: RealHostOptions = {}): Promise<RealHost> {
   const dir = await mkdtemp(join(tmpdir(), 'dsh-live-test-'));
   let store: JournalStore | undefined;
   let server: RunningServer | undefined;
@@ -48,6 +54,7 @@ export async function startRealHost(): Promise<RealHost> {
     const opened = await createJournalStore({
       dataDir: join(dir, 'sessions'),
       fixtureDirs: [fixtureJournals],
+      longScanBytes: options.longScanBytes,
     });
     store = opened;
     const search = opened.search;

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { assistantMessage, turnEnd, turnStart, userMessage } from '@dsh/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -136,4 +136,45 @@ describe('createSessionWindow()', () => {
     expect(assistants).toHaveLength(50);
     expect(seqRange(window.state)).toHaveLength(200);
   });
+});
+
+describe('createSessionWindow() on a session the host is still indexing', () => {
+  let indexing: RealHost;
+  beforeAll(async () => {
+    // Every open that scans over 1 KiB serves its tail page backwards meanwhile.
+    indexing = await startRealHost({ longScanBytes: 1024 });
+  });
+  afterAll(async () => {
+    await indexing.close();
+  });
+
+  it('shows the tail at once, then takes the baselines when the host has them', async () => {
+    const text = readFileSync(join(fixtureJournals, 'long-paging.jsonl'), 'utf8');
+    const [head, ...rest] = text.split('\n');
+    const header = { ...(JSON.parse(head!) as object), sessionId: 'unindexed' };
+    const path = join(indexing.dir, 'sessions', 'unindexed.jsonl');
+    writeFileSync(path, [JSON.stringify(header), ...rest].join('\n'));
+    const seen: SessionWindowState[] = [];
+    const window = createSessionWindow({
+      client: indexing.client,
+      sessionId: 'unindexed',
+      pageSize: 20,
+      ...fast,
+      onChange: (state) => seen.push(state),
+    });
+    windows.push(window);
+    await until('baselines', () => window.state.baseline !== undefined, 15_000);
+    const first = seen.find((state) => state.opened)!;
+    expect(first.baselinePending).toBe(true);
+    expect(first.baseline).toBeUndefined();
+    const total = rest.filter((line) => line !== '').length;
+    expect(first.snapshot.endSeq).toBe(total);
+    const done = window.state;
+    expect(done.baselinePending).toBe(false);
+    expect(done.endBaseline?.beforeSeq).toBe(total);
+    // The same totals a window opened on the indexed session shows.
+    const reference = open('long-paging', 20);
+    await until('reference', () => reference.state.endBaseline !== undefined);
+    expect(done.endBaseline?.tokenUsage).toEqual(reference.state.endBaseline?.tokenUsage);
+  }, 20_000);
 });

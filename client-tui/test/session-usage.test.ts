@@ -47,6 +47,7 @@ function windowState(
     loadingOlder: false,
     baseline,
     endBaseline: undefined,
+    baselinePending: false,
     connection: { kind: 'live' },
     error: undefined,
     resyncs: 0,
@@ -144,6 +145,15 @@ describe('statusLine() usage and cost', () => {
     const text = plainText(statusLine(t.state, t.now(), cols));
     expect(text.replace(/ {2,}/g, '  ')).toBe(expected);
     expect(text.length).toBeLessThanOrEqual(cols);
+  });
+
+  it.each([
+    [80, 'following  ctx 2.5k · indexing… · /p'],
+    [120, 'following  context 2.5k · totals: indexing… · /p'],
+  ])('at %i columns while the host indexes the session', (cols, expected) => {
+    const t = withWindow({ ...windowState(undefined), baselinePending: true });
+    const text = plainText(statusLine(t.state, t.now(), cols));
+    expect(text.replace(/ {2,}/g, '  ')).toBe(expected);
   });
 });
 

@@ -63,15 +63,18 @@ export function factParts(state: TuiState, compact = false): StyledLine[] {
   const open = state.open;
   if (!open) return [];
   const summary = state.list?.sessions.get(open.id);
+  // Without the baselines the window alone would understate the session's totals.
+  const pending = open.window.state.baselinePending;
   const usage = sessionUsage(open.window.state);
-  const cost = sessionCost(open.window.state);
-  const turn = latestTurnUsage(open.window.state);
+  const cost = pending ? undefined : sessionCost(open.window.state);
+  const turn = pending ? undefined : latestTurnUsage(open.window.state);
   const facts: StyledLine[] = [];
   if (usage?.context !== undefined) {
     facts.push([seg(`${compact ? 'ctx' : 'context'} ${compactCount(usage.context)}`, theme.dim)]);
   }
   if (summary?.model) facts.push([seg(oneLine(summary.model), theme.dim)]);
-  if (usage !== undefined && (usage.input > 0 || usage.output > 0)) {
+  if (pending) facts.push([seg(compact ? 'indexing…' : 'totals: indexing…', theme.dim)]);
+  else if (usage !== undefined && (usage.input > 0 || usage.output > 0)) {
     const tokens = compact
       ? `${compactCount(usage.input)}↑ ${compactCount(usage.output)}↓`
       : `${compactCount(usage.input)} in / ${compactCount(usage.output)} out`;

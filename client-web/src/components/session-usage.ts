@@ -43,7 +43,8 @@ export function provideSessionUsage(
   let facts: SessionUsage | undefined;
   const usage = computed(() => {
     const window = state();
-    if (window === undefined || !window.opened) return undefined;
+    // Without the baselines the window alone would understate the session: show nothing.
+    if (window === undefined || !window.opened || window.baselinePending) return undefined;
     const { nodes } = window.snapshot;
     const mine = fresh.value?.sessionId === window.sessionId ? fresh.value.baseline : undefined;
     const baseline = newest(window.endBaseline ?? window.baseline, mine);

@@ -108,6 +108,22 @@ describe('SessionFacts', () => {
     await expect(`${todos.html()}\n`).toMatchFileSnapshot('__snapshots__/session-facts.todos.html');
   });
 
+  it('says the totals are coming while the host indexes the session', async () => {
+    const wrapper = mount(SessionFacts, {
+      props: {
+        usage: undefined,
+        model: 'demo',
+        running: false,
+        openTurn: undefined,
+        indexing: true,
+      },
+    });
+    expect(wrapper.find('[data-fact="tokens"]').exists()).toBe(false);
+    await expect(`${wrapper.html()}\n`).toMatchFileSnapshot(
+      '__snapshots__/session-facts.indexing.html',
+    );
+  });
+
   it('is not drawn for a session with no model and no usage', () => {
     const wrapper = mount(SessionFacts, {
       props: { usage: undefined, model: '', running: false, openTurn: undefined },

@@ -11,6 +11,7 @@ import {
   type CreateJournal,
   type JournalBackend,
   type JournalHead,
+  type JournalPage,
   type JournalSummary,
   batchUpdates,
   LiveFeed,
@@ -20,10 +21,11 @@ import {
   parseSessionId,
 } from '@dsh/journal';
 import { SessionCatalog, type CatalogEntry } from './session-catalog.js';
-import { FileJournal } from './file-journal.js';
+import { FileJournal, type JournalFile } from './file-journal.js';
 import { indexPath } from './persisted-index.js';
 import { JournalPool, type PooledLog } from './pooled-log.js';
 import { readJournalEnds } from './read-journal-ends.js';
+import { readTailBackwards } from './read-tail-backwards.js';
 import { ioError } from './io-error.js';
 import { writeJournalHeader } from './write-journal-header.js';
 
@@ -43,6 +45,11 @@ export interface FileJournalOptions {
   readonly indexFiles?: boolean;
   /** Where the backend says what it did about a missing, stale or damaged index. */
   readonly log?: (line: string) => void;
+  /**
+   * Journal bytes an open must scan (no usable index) above which a tail page is read
+   * backwards from the journal's end meanwhile (`tailWhileOpening`); 8 MiB by default.
+   */
+  readonly longScanBytes?: number;
 }
 
 /** Idle journal files kept open: each holds a file descriptor and its index (8 bytes/event). */
@@ -91,7 +98,11 @@ export async function createFileJournalBackend(
     options.projections ?? createProjectionRegistry(),
     options.catalogCache ?? writable,
     options.openJournals ?? defaultOpenJournals,
-    { persistIndex: options.indexFiles ?? true, log: options.log },
+    {
+      persistIndex: options.indexFiles ?? true,
+      log: options.log,
+      longScanBytes: options.longScanBytes,
+    },
   );
   await backend.catalog.start();
   return backend;
@@ -101,6 +112,11 @@ export async function createFileJournalBackend(
 export class FileJournalBackend implements JournalBackend {
   private readonly opened = new Map<string, PooledLog>();
   private readonly opening = new Map<string, Promise<PooledLog>>();
+  /**
+   * Per open in progress: resolves true when it starts a long scan (no usable index),
+   * false when it settles without one. What `tailWhileOpening` waits on.
+   */
+  private readonly longScans = new Map<string, Promise<boolean>>();
   private readonly summaries = new Map<
     string,
     { cursor: CatalogEntry['cursor']; ends: CatalogEntry['ends']; summary: JournalSummary }
@@ -120,7 +136,7 @@ export class FileJournalBackend implements JournalBackend {
     readonly projections: ProjectionRegistry,
     catalogCache: boolean,
     openCap: number,
-    private readonly indexing: { persistIndex: boolean; log?: (line: string) => void },
+    private readonly indexing: Pick<JournalFile, 'persistIndex' | 'log' | 'longScanBytes'>,
   ) {
     this.pool = new JournalPool(openCap, (id) => this.openFile(id));
     this.catalog = new SessionCatalog(
@@ -199,10 +215,30 @@ export class FileJournalBackend implements JournalBackend {
     if (open !== undefined) return open;
     let pending = this.opening.get(id);
     if (pending === undefined) {
-      pending = this.load(id).finally(() => this.opening.delete(id));
+      let scanning!: (long: boolean) => void;
+      this.longScans.set(id, new Promise<boolean>((resolve) => (scanning = resolve)));
+      pending = this.load(id, () => scanning(true)).finally(() => {
+        scanning(false);
+        this.longScans.delete(id);
+        this.opening.delete(id);
+      });
       this.opening.set(id, pending);
     }
     return pending;
+  }
+
+  /**
+   * The tail page of a session whose open (begun by the caller) scans a long journal
+   * without a usable index: read backwards from the journal's end, without baselines
+   * (`baselinePending`). Undefined when the open is quick or done, or the end alone
+   * cannot answer: the caller waits for the open.
+   */
+  async tailWhileOpening(sessionId: string, maxMessages: number): Promise<JournalPage | undefined> {
+    const scanning = this.longScans.get(sessionId);
+    if (scanning === undefined || !(await scanning)) return undefined;
+    const located = await this.locate(sessionId);
+    if (located === undefined) return undefined;
+    return readTailBackwards(located.path, sessionId, maxMessages).catch(() => undefined);
   }
 
   async create(init: CreateJournal): Promise<PooledLog> {
@@ -254,14 +290,14 @@ export class FileJournalBackend implements JournalBackend {
     this.changes.close();
   }
 
-  private async load(id: string): Promise<PooledLog> {
-    const log = this.pool.adopt(id, await this.openFile(id));
+  private async load(id: string, onLongScan: () => void): Promise<PooledLog> {
+    const log = this.pool.adopt(id, await this.openFile(id, onLongScan));
     this.opened.set(id, log);
     return log;
   }
 
   /** Opens and scans a session's journal file (again, after the pool closed it). */
-  private async openFile(id: string): Promise<FileJournal> {
+  private async openFile(id: string, onLongScan?: () => void): Promise<FileJournal> {
     const located = await this.locate(id);
     if (located === undefined) {
       throw new JournalError('not_found', `session ${id} does not exist`);
@@ -275,6 +311,7 @@ export class FileJournalBackend implements JournalBackend {
         readOnly: located.readOnly,
         registry: this.projections,
         ...this.indexing,
+        onLongScan,
         onAppend: (events, end) => {
           this.catalog.appended(id, events, end);
           this.noteUpdated(id);

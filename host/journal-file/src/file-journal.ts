@@ -54,7 +54,17 @@ export interface JournalFile {
   readonly persistIndex?: boolean;
   /** Where a line about the index (rebuilt, damaged, stale) goes. */
   readonly log?: (line: string) => void;
+  /**
+   * Called when the open must scan more than `longScanBytes` of the journal (no usable
+   * index, or one far behind), before it starts: a tail page can be read meanwhile.
+   */
+  readonly onLongScan?: () => void;
+  /** Journal bytes past the index above which a scan counts as long (default 8 MiB). */
+  readonly longScanBytes?: number;
 }
+
+/** Journal bytes an open scans before it counts as long (about 25,000 events). */
+export const defaultLongScanBytes = 8 << 20;
 
 /**
  * One open journal file. Appends are group-committed: every append accepted before the
@@ -126,6 +136,10 @@ export class FileJournal implements JournalLog {
         : undefined;
       // The scan extends the restored index: count what the file held before it.
       const restoredBlocks = loaded?.restored?.index.blocks ?? 0;
+      if (file.onLongScan !== undefined) {
+        const unindexed = (await fd.stat()).size - (loaded?.restored?.index.end ?? 0);
+        if (unindexed > (file.longScanBytes ?? defaultLongScanBytes)) file.onLongScan();
+      }
       const scanned = await scanJournal(fd, file.sessionId, file.registry, loaded?.restored).catch(
         rethrow(fail),
       );

@@ -37,7 +37,7 @@ export async function readJournalEnds(path: string, sessionId: string): Promise<
 }
 
 /** Reads `length` bytes at `position` (fewer at the end of the file). */
-async function readAt(fd: FileHandle, position: number, length: number): Promise<Buffer> {
+export async function readAt(fd: FileHandle, position: number, length: number): Promise<Buffer> {
   const buffer = Buffer.allocUnsafe(length);
   let done = 0;
   while (done < length) {
@@ -48,7 +48,11 @@ async function readAt(fd: FileHandle, position: number, length: number): Promise
   return buffer.subarray(0, done);
 }
 
-async function readHeaderLine(fd: FileHandle, size: number) {
+/** The header line (line 1) and the offset just past its newline; undefined past `maxEndBytes`. */
+export async function readHeaderLine(
+  fd: FileHandle,
+  size: number,
+): Promise<{ line: string; end: number } | undefined> {
   let read = Buffer.alloc(0);
   while (read.length < Math.min(size, maxEndBytes)) {
     const more = await readAt(fd, read.length, Math.min(blockSize, maxEndBytes - read.length));

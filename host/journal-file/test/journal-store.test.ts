@@ -218,3 +218,82 @@ describe('extension events', () => {
     expect(reread).toEqual([appended]);
   });
 });
+
+describe('page()', () => {
+  /** A store over a data dir whose opens count any scan over 64 KiB as long. */
+  async function quickTailStore(log: string[]) {
+    return createJournalStore({
+      dataDir: join(dir, 'data'),
+      catalogCache: false,
+      longScanBytes: 64 * 1024,
+      log: (line) => log.push(line),
+    });
+  }
+
+  it('serves the tail read backwards, without baselines, while the index is built', async () => {
+    await writeJournal(join(dir, 'data'), 'long', conversation(300));
+    const log: string[] = [];
+    const quick = await quickTailStore(log);
+    try {
+      const early = await quick.page('long', undefined, 5);
+      expect(early.baselinePending).toBe(true);
+      expect(early.baseline).toBeUndefined();
+      const journal = await quick.open('long');
+      const indexed = await journal.page(undefined, 5);
+      expect(indexed.baselinePending).toBeUndefined();
+      expect(indexed.baseline?.tokenUsage).toBeDefined();
+      expect(early.events).toEqual(indexed.events);
+      expect(early.hasMore).toBe(indexed.hasMore);
+      expect(log.join('\n')).toMatch(/no index file long\.idx: indexed \d+ events/);
+      // Once open, pages come from the index.
+      expect((await quick.page('long', undefined, 5)).baselinePending).toBeUndefined();
+    } finally {
+      await quick.close();
+    }
+  });
+
+  it('waits for an open that has an index, and for older pages', async () => {
+    await writeJournal(join(dir, 'data'), 'long', conversation(300));
+    const first = await quickTailStore([]);
+    await first.open('long'); // writes the index
+    await first.close();
+    const again = await quickTailStore([]);
+    try {
+      const tail = await again.page('long', undefined, 5);
+      expect(tail.baselinePending).toBeUndefined();
+      expect(tail.baseline).toBeDefined();
+      const older = await again.page('long', 40, 5);
+      expect(older.events.at(-1)?.seq).toBe(39);
+    } finally {
+      await again.close();
+    }
+  });
+
+  const failing: [string, string, string][] = [
+    ['an unknown session', 'nobody', 'not_found'],
+    ['a bad id', '../x', 'invalid_argument'],
+  ];
+  it.each(failing)('fails for %s as open() does', async (_name, id, kind) => {
+    const quick = await quickTailStore([]);
+    try {
+      await expect(quick.page(id, undefined, 5)).rejects.toMatchObject({ kind });
+    } finally {
+      await quick.close();
+    }
+  });
+
+  it('reports a journal corrupt in its middle on the next call', async () => {
+    const list = events(conversation(300));
+    const lines = journalText('bad', list).split('\n');
+    lines[20] = lines[20]!.replace(/"seq":\d+/, '"seq":7');
+    await writeFile(join(dir, 'data', 'bad.jsonl'), lines.join('\n'));
+    const quick = await quickTailStore([]);
+    try {
+      const early = await quick.page('bad', undefined, 5);
+      expect(early.baselinePending).toBe(true);
+      await expect(quick.page('bad', undefined, 5)).rejects.toMatchObject({ kind: 'corrupt' });
+    } finally {
+      await quick.close();
+    }
+  });
+});

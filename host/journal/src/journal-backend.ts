@@ -1,6 +1,12 @@
 import type { SessionEvent } from '@dsh/gen/events';
 import type { JournalHeader } from './journal-header.js';
-import type { AppendOptions, CreateJournal, EventPayload, ReadOptions } from './journal-types.js';
+import type {
+  AppendOptions,
+  CreateJournal,
+  EventPayload,
+  JournalPage,
+  ReadOptions,
+} from './journal-types.js';
 import type { ProjectionRegistry, ProjectionStates, TokenUsageState } from './projections/index.js';
 
 /**
@@ -28,6 +34,13 @@ export interface JournalBackend {
   remove(sessionId: string): Promise<string>;
   /** One session's log; `not_found` when there is none, `corrupt` when it cannot be read. */
   open(sessionId: string): Promise<JournalLog>;
+  /**
+   * Optional: the tail page of a session whose `open`, already begun, must first index a
+   * long log (its persisted index is missing or stale), read without that index and
+   * without baselines (`baselinePending`), so the first page does not wait for the
+   * index. Undefined when the open is quick: the caller waits for it and pages the log.
+   */
+  tailWhileOpening?(sessionId: string, maxMessages: number): Promise<JournalPage | undefined>;
   /** Creates a session with an empty log; `exists` for a taken id, `not_found` for a missing parent. */
   create(init: CreateJournal): Promise<JournalLog>;
   /**

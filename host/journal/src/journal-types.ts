@@ -131,6 +131,11 @@ export interface JournalPage {
   readonly baseline: Baseline | undefined;
   /** Set on the tail page only: the state after its last event. */
   readonly endBaseline?: Baseline | undefined;
+  /**
+   * True on a tail page read while the session's index is being built: the baselines
+   * are absent and come with a later tail page (`JournalBackend.tailWhileOpening`).
+   */
+  readonly baselinePending?: boolean;
 }
 
 /** What creating a session takes. */
@@ -161,6 +166,12 @@ export interface JournalStore {
   remove(sessionId: string): Promise<string>;
   /** Opens (or returns the already open) journal; throws JournalError. */
   open(sessionId: string): Promise<Journal>;
+  /**
+   * A page of a session (`Journal.page`), opening it first. While that open indexes a
+   * long journal with no usable index, the tail page is read backwards from the end
+   * instead, with `baselinePending` (see `JournalBackend.tailWhileOpening`).
+   */
+  page(sessionId: string, beforeSeq: number | undefined, maxMessages: number): Promise<JournalPage>;
   create(init: CreateJournal): Promise<Journal>;
   /**
    * Changes to the set of sessions (created, appended to, removed), in batches; the first batch,

@@ -1,5 +1,6 @@
 import type { JournalBackend, JournalLog, JournalSummary, StoreChange } from './journal-backend.js';
-import type { CreateJournal, Journal, JournalStore } from './journal-types.js';
+import type { CreateJournal, Journal, JournalPage, JournalStore } from './journal-types.js';
+import { checkPageRequest } from './page-range.js';
 import { LogJournal } from './log-journal.js';
 import { PageMemo } from './page-memo.js';
 
@@ -61,6 +62,24 @@ class BackendJournalStore implements JournalStore {
       this.opening.get(sessionId) ??
       this.adopt(sessionId, this.backend.open(sessionId))
     );
+  }
+
+  async page(
+    sessionId: string,
+    beforeSeq: number | undefined,
+    maxMessages: number,
+  ): Promise<JournalPage> {
+    const known = this.opened.get(sessionId);
+    if (known !== undefined) return known.page(beforeSeq, maxMessages);
+    const opening = this.open(sessionId);
+    const request = checkPageRequest(sessionId, 0, beforeSeq, maxMessages);
+    if (beforeSeq === undefined && request.ok && this.backend.tailWhileOpening !== undefined) {
+      // The open goes on in the background; a failure reaches this call or the next one.
+      opening.catch(() => undefined);
+      const early = await this.backend.tailWhileOpening(sessionId, request.value.size);
+      if (early !== undefined) return early;
+    }
+    return (await opening).page(beforeSeq, maxMessages);
   }
 
   async create(init: CreateJournal): Promise<Journal> {

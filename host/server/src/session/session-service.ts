@@ -136,14 +136,17 @@ export function createSessionService(deps: SessionServiceDeps): ServiceImpl<type
     search: (req, ctx) => searchSessions(deps.search, req, ctx.signal),
 
     async page(req, ctx) {
-      const journal = await abortable(store.open(req.sessionId), ctx.signal);
-      const page = await abortable(journal.page(req.beforeSeq, req.maxMessages), ctx.signal);
+      const page = await abortable(
+        store.page(req.sessionId, req.beforeSeq, req.maxMessages),
+        ctx.signal,
+      );
       const binary = isBinaryWire(ctx.requestHeader);
       const response = create(PageResponseSchema, {
         events: binary ? [] : page.events.map((event) => ({ event })),
         hasMore: page.hasMore,
         baseline: page.baseline,
         endBaseline: page.endBaseline,
+        baselinePending: page.baselinePending ?? false,
       });
       return binary ? withEncoded(response, encodedEntries.field(1, page.events)) : response;
     },

@@ -252,16 +252,18 @@ class PageRequest(_message.Message):
     def __init__(self, session_id: _Optional[str] = ..., before_seq: _Optional[int] = ..., max_messages: _Optional[int] = ...) -> None: ...
 
 class PageResponse(_message.Message):
-    __slots__ = ["baseline", "end_baseline", "events", "has_more"]
+    __slots__ = ["baseline", "baseline_pending", "end_baseline", "events", "has_more"]
     BASELINE_FIELD_NUMBER: _ClassVar[int]
+    BASELINE_PENDING_FIELD_NUMBER: _ClassVar[int]
     END_BASELINE_FIELD_NUMBER: _ClassVar[int]
     EVENTS_FIELD_NUMBER: _ClassVar[int]
     HAS_MORE_FIELD_NUMBER: _ClassVar[int]
     baseline: Baseline
+    baseline_pending: bool
     end_baseline: Baseline
     events: _containers.RepeatedCompositeFieldContainer[_events_pb2.SessionEventEntry]
     has_more: bool
-    def __init__(self, events: _Optional[_Iterable[_Union[_events_pb2.SessionEventEntry, _Mapping]]] = ..., has_more: bool = ..., baseline: _Optional[_Union[Baseline, _Mapping]] = ..., end_baseline: _Optional[_Union[Baseline, _Mapping]] = ...) -> None: ...
+    def __init__(self, events: _Optional[_Iterable[_Union[_events_pb2.SessionEventEntry, _Mapping]]] = ..., has_more: bool = ..., baseline: _Optional[_Union[Baseline, _Mapping]] = ..., end_baseline: _Optional[_Union[Baseline, _Mapping]] = ..., baseline_pending: bool = ...) -> None: ...
 
 class PromptRequest(_message.Message):
     __slots__ = ["content", "mode", "session_id"]
