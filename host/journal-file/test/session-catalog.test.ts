@@ -1,4 +1,4 @@
-import { appendFile, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { appendFile, readdir, readFile, rename, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -118,6 +118,22 @@ describe('list() from the catalog', () => {
       expect(await store.summary('imported')).toMatchObject({ length: 5, pending: 2 }),
     );
     expect(changes).toContainEqual({ kind: 'updated', sessionId: 'imported' });
+  });
+
+  it('lists a file added or removed right after a list of a dir unchanged for long', async () => {
+    const data = join(dir, 'data');
+    const ids = async () => (await store.list()).map((s) => s.header.sessionId).sort();
+    await writeJournal(data, 'first', asking.slice(0, 1));
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    await utimes(data, hourAgo, hourAgo);
+    expect(await ids()).toEqual(['first']);
+    expect(await ids()).toEqual(['first']); // the dir is not listed again
+    await writeJournal(data, 'second', asking.slice(0, 1));
+    expect(await ids()).toEqual(['first', 'second']);
+    await utimes(data, hourAgo, hourAgo);
+    expect(await ids()).toEqual(['first', 'second']);
+    await rename(join(data, 'first.jsonl'), join(dir, 'first.jsonl'));
+    expect(await ids()).toEqual(['second']);
   });
 
   it('reports a file moved away as removed', async () => {

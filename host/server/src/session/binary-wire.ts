@@ -36,6 +36,8 @@ export function isBinaryWire(header: Headers): boolean {
  */
 class EncodedOnce<T extends object> {
   private readonly bytes = new WeakMap<T, Uint8Array>();
+  /** The last long field built: a list asked again unchanged is not joined again. */
+  private last: { no: number; values: readonly T[]; data: Uint8Array } | undefined;
 
   constructor(private readonly encode: (value: T) => Uint8Array) {}
 
@@ -47,8 +49,13 @@ class EncodedOnce<T extends object> {
    */
   field(no: number, values: readonly T[]): UnknownField[] {
     if (values.length === 0) return [];
+    const last = this.last;
+    if (last !== undefined && last.no === no && sameElements(last.values, values)) {
+      return [{ no, wireType: WireType.LengthDelimited, data: last.data }];
+    }
     const parts = values.map((value) => this.of(value));
     const data = parts.length === 1 ? parts[0]! : joined(tagBytes(no), parts, 0);
+    if (values.length >= rememberedLength) this.last = { no, values: [...values], data };
     return [{ no, wireType: WireType.LengthDelimited, data }];
   }
 
@@ -77,6 +84,16 @@ class EncodedOnce<T extends object> {
     }
     return data;
   }
+}
+
+/** Fields of at least this many elements are remembered (`EncodedOnce.field`). */
+const rememberedLength = 256;
+
+/** True when `a` and `b` hold the same objects in the same order. */
+function sameElements<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**
