@@ -58,21 +58,35 @@ async function attempt(run: () => Promise<unknown>): Promise<string | undefined>
 
 /**
  * Prompt, Cancel, Respond, Compact, CreateSession, UpdateSession and DeleteSession over
- * `client`; failures become messages.
+ * `client`; failures become messages. Prompts to one session go out one after another,
+ * each once the one before is answered, so they reach the host in the order typed.
  */
 export function createSessionActions(client: SessionClient): SessionActions {
+  const sending = new Map<string, Promise<SendResult>>();
+  async function prompt(sessionId: string, text: string, mode: 'queue' | 'steer') {
+    try {
+      const response = await client.prompt({
+        sessionId,
+        content: [create(ContentBlockSchema, { block: { case: 'text', value: { text } } })],
+        mode: mode === 'steer' ? PromptMode.STEER : PromptMode.QUEUE,
+      });
+      return { started: response.started };
+    } catch (error) {
+      return { error: describeError(error), started: false };
+    }
+  }
   return {
-    async send(sessionId, text, mode) {
-      try {
-        const response = await client.prompt({
-          sessionId,
-          content: [create(ContentBlockSchema, { block: { case: 'text', value: { text } } })],
-          mode: mode === 'steer' ? PromptMode.STEER : PromptMode.QUEUE,
-        });
-        return { started: response.started };
-      } catch (error) {
-        return { error: describeError(error), started: false };
-      }
+    send(sessionId, text, mode) {
+      const before = sending.get(sessionId);
+      const sent =
+        before === undefined
+          ? prompt(sessionId, text, mode)
+          : before.then(() => prompt(sessionId, text, mode));
+      sending.set(sessionId, sent);
+      void sent.then(() => {
+        if (sending.get(sessionId) === sent) sending.delete(sessionId);
+      });
+      return sent;
     },
     stop: (sessionId) => attempt(() => client.cancel({ sessionId })),
     async compact(sessionId, instruction) {
