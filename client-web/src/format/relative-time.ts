@@ -19,10 +19,17 @@ export function relativeTime(ms: number, now: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
 
-/** A duration for cards, thinking, turns and the trajectory: "850 ms", "4.2 s", "3 min 5 s". */
+/**
+ * A duration for cards, thinking, turns and the trajectory: "850 ms", "4.2 s", "3 min 5 s",
+ * "2 h 5 min", "3 d 4 h" (a call a host stop left open can span days).
+ */
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  const minutes = Math.floor(ms / 60_000);
-  return `${minutes} min ${Math.round((ms % 60_000) / 1000)} s`;
+  const seconds = Math.floor(ms / 1000);
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 24 * 60) return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+  const hours = Math.floor(minutes / 60);
+  return `${Math.floor(hours / 24)} d ${hours % 24} h`;
 }
