@@ -3,7 +3,7 @@ import type { SessionEvent } from '@dsh/gen/events';
 import type { Baseline, SessionService } from '@dsh/gen/service';
 import { createConversation, type Conversation, type ConversationSnapshot } from '@dsh/card-models';
 import type { BackoffOptions } from '@dsh/backoff';
-import { defaultBackoff } from './backoff.js';
+import { createPause, defaultBackoff } from './backoff.js';
 import { createChangeNotifier } from './change-notifier.js';
 import { describeError, type ConnectionState } from './connection-state.js';
 import { followSession, pageEvents } from './follow-session.js';
@@ -180,15 +180,18 @@ export function createSessionWindow(options: SessionWindowOptions): SessionWindo
   }
 
   let baselineWait: AbortController | undefined;
+  /** Ends the wait between baseline asks early: the follow went live, so the host has opened the session. */
+  const baselinePause = createPause();
 
   /**
-   * Asks for a one-message tail page, with waits doubling from 250 ms to 4 s, until it
-   * carries the baselines, and takes them: they cover every event before their seq, and
-   * the window holds (or its follow brings) every event from it, so the totals are exact.
+   * Asks for a one-message tail page, with waits doubling from 250 ms to 4 s (cut short
+   * when the follow goes live), until it carries the baselines, and takes them: they
+   * cover every event before their seq, and the window holds (or its follow brings)
+   * every event from it, so the totals are exact.
    */
   async function awaitBaselines(signal: AbortSignal): Promise<void> {
     for (let wait = baselineRetryMs; !signal.aborted; wait = Math.min(wait * 2, 4_000)) {
-      await new Promise((resolve) => setTimeout(resolve, wait));
+      await baselinePause.wait(wait, signal);
       if (signal.aborted || closed.signal.aborted) return;
       const response = await client
         .page({ sessionId, maxMessages: 1 }, { signal: closed.signal })
@@ -215,6 +218,7 @@ export function createSessionWindow(options: SessionWindowOptions): SessionWindo
     },
     onConnection: (next) => {
       if (closed.signal.aborted) return;
+      if (next.kind === 'live' && fields.baselinePending) baselinePause.wake();
       fields.connection = next;
       notifier.schedule();
     },
