@@ -15,18 +15,13 @@ export type RequestLog = (line: string) => void;
 export function createErrorInterceptor(log: RequestLog): Interceptor {
   return (next) => async (req) => {
     const procedure = `${req.service.name}/${req.method.name}`;
-    const fail = (error: unknown): ConnectError => {
-      if (isClientGone(error)) return clientGone(error);
-      if (req.signal.aborted && !(error instanceof ConnectError)) return clientGone(error);
-      const mapped = toConnectError(error, (cause) => {
-        log(`dsh: ${procedure} internal error: ${describe(cause)}`);
+    const fail = (error: unknown): ConnectError =>
+      requestFailure(error, {
+        procedure,
+        aborted: req.signal.aborted,
+        quiet: req.contextValues.get(bodyFaultKey)?.quiet === true,
+        log,
       });
-      // Nobody reads the answer to a call whose client went away.
-      if (!req.signal.aborted && req.contextValues.get(bodyFaultKey)?.quiet !== true) {
-        log(`dsh: ${procedure} ${Code[mapped.code]}: ${mapped.rawMessage}`);
-      }
-      return mapped;
-    };
     let res;
     try {
       res = await next(req);
@@ -46,6 +41,33 @@ export function createErrorInterceptor(log: RequestLog): Interceptor {
       })(),
     };
   };
+}
+
+/** What `requestFailure` needs to know about the call that failed. */
+export interface FailedCall {
+  /** `Service/Method`, for the log line. */
+  readonly procedure: string;
+  /** True when the call's client cancelled or went away. */
+  readonly aborted: boolean;
+  /** True when the failure was already answered and needs no log line. */
+  readonly quiet: boolean;
+  readonly log: RequestLog;
+}
+
+/**
+ * The `ConnectError` a failed call answers with (`toConnectError`), logged in one line
+ * unless nobody reads it: a client that went away gets `canceled` and no line.
+ */
+export function requestFailure(error: unknown, call: FailedCall): ConnectError {
+  if (isClientGone(error)) return clientGone(error);
+  if (call.aborted && !(error instanceof ConnectError)) return clientGone(error);
+  const mapped = toConnectError(error, (cause) => {
+    call.log(`dsh: ${call.procedure} internal error: ${describe(cause)}`);
+  });
+  if (!call.aborted && !call.quiet) {
+    call.log(`dsh: ${call.procedure} ${Code[mapped.code]}: ${mapped.rawMessage}`);
+  }
+  return mapped;
 }
 
 function describe(error: unknown): string {

@@ -7,7 +7,9 @@ import {
   type ContextValues,
 } from '@connectrpc/connect';
 import { universalRequestFromNodeRequest } from '@connectrpc/connect-node';
+import type { ConnectError } from '@connectrpc/connect';
 import { checkRequestBody, createRequestBodyInterceptor } from './check-request-body.js';
+import { directStreamRequest, serveDirectStream, type DirectStream } from './direct-stream.js';
 import { isClientGone } from './client-gone.js';
 import type { RequestLog } from './error-interceptor.js';
 import { lingerBeforeEnd, lingeringBody } from './lingering-close.js';
@@ -39,6 +41,15 @@ export interface RpcHandlerOptions extends Omit<ConnectRouterOptions, 'acceptCom
   readonly log: RequestLog;
   /** A response whose client read nothing for this long is closed (`closeStalled`). */
   readonly stallTimeoutMs: number;
+  /**
+   * Server-streaming RPCs (by request path) written without Connect's per-message
+   * pipeline when the request is plain binary Connect (`serveDirectStream`), and why a
+   * request to them is refused (the same check the auth interceptor makes).
+   */
+  readonly direct?: {
+    readonly streams: ReadonlyMap<string, DirectStream>;
+    readonly refuse: (req: NodeRequest) => ConnectError | undefined;
+  };
 }
 
 /**
@@ -77,6 +88,19 @@ export function createRpcHandler(options: RpcHandlerOptions): NodeHandler {
           'call /<service>/<method> with one of those names';
         answerRpcError(req, res, 'unimplemented', message);
       }
+      return;
+    }
+    const direct = options.direct?.streams.get(path);
+    if (direct !== undefined && directStreamRequest(req)) {
+      const shutdown = options.shutdownSignal ?? new AbortController().signal;
+      void serveDirectStream(req, res, direct, {
+        refuse: options.direct!.refuse,
+        readMaxBytes,
+        stallTimeoutMs: options.stallTimeoutMs,
+        slices,
+        log: options.log,
+        shutdown,
+      }).catch(() => (res as { destroy?: () => void }).destroy?.());
       return;
     }
     // A write that fails after the client left emits 'error'; the write itself reports it.

@@ -2,12 +2,13 @@ import { setMaxListeners } from 'node:events';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttp2Server } from 'node:http2';
 import type { Socket } from 'node:net';
-import { createContextValues } from '@connectrpc/connect';
+import { ConnectError, createContextValues } from '@connectrpc/connect';
 import { SessionService } from '@dsh/gen/service';
 import type { JournalStore } from '@dsh/journal';
 import { createNoAgentControl, type AgentControl } from './session/agent-control.js';
 import { defaultFollowOptions, type FollowOptions } from './session/follow.js';
 import { createBusyPacer } from './session/busy-pacer.js';
+import { followStream } from './session/follow-stream.js';
 import { createSessionService, type SessionServiceDeps } from './session/session-service.js';
 import { createStreamCounter, type StreamKind } from './session/stream-counter.js';
 import {
@@ -107,7 +108,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const streams = createStreamCounter();
   const pacer = createBusyPacer(maxFollowGapMs);
   let url = '';
-  const service = createSessionService({
+  const deps: SessionServiceDeps = {
     store: options.store,
     agent: options.agent ?? createNoAgentControl(),
     version,
@@ -119,9 +120,21 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     pace: pacer.beat,
     ...(options.continuation === undefined ? {} : { continuation: options.continuation }),
     ...(options.search === undefined ? {} : { search: options.search }),
-  });
+  };
+  const service = createSessionService(deps);
   const rpc = createRpcHandler({
     routes: (router) => router.service(SessionService, service),
+    direct: {
+      streams: new Map([[`/${SessionService.typeName}/Follow`, followStream(deps)]]),
+      refuse: (req) => {
+        const access = checkRequest(token, {
+          authorization: req.headers.authorization,
+          cookie: req.headers.cookie,
+          authority: req.headers[':authority']?.toString() ?? req.headers.host,
+        });
+        return access.ok ? undefined : new ConnectError(access.message, access.code);
+      },
+    },
     interceptors: [createErrorInterceptor(log), createAuthInterceptor(token)],
     readMaxBytes: options.readMaxBytes ?? 1024 * 1024,
     writeMaxBytes: options.writeMaxBytes ?? 64 * 1024 * 1024,

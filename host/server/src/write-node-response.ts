@@ -41,9 +41,11 @@ export async function writeNodeResponse(
       res.writeHead(response.status, nodeHeaders(response.header));
       for (; chunk.done !== true; chunk = await body.next()) {
         writing = true;
-        await write(res, chunk.value, () => closed, stallTimeoutMs);
+        const written = writeChunk(res, chunk.value, () => closed, stallTimeoutMs);
+        if (written !== undefined) await written;
         writing = false;
-        await slices.pause();
+        const paused = slices.pause();
+        if (paused !== undefined) await paused;
       }
     }
     if (closed) throw clientGone();
@@ -72,21 +74,31 @@ export function closeStalled(res: NodeResponse): void {
   else res.destroy();
 }
 
-function write(
+/**
+ * Writes one chunk: undefined when the response took it at once (no promise, no
+ * listener: the common case of a reader that keeps up), else a promise of its `drain`.
+ * A failure of a write that was taken at once closes the response, which the next write
+ * sees (`isClosed`). A write blocked for `stallTimeoutMs` closes the response
+ * (`closeStalled`) and rejects with a `StalledClient` error.
+ */
+export function writeChunk(
   res: NodeResponse,
   data: Uint8Array,
   isClosed: () => boolean,
   stallTimeoutMs: number,
-): Promise<void> {
+): Promise<void> | undefined {
+  if (isClosed()) return Promise.reject(clientGone());
+  let failed: ((error: Error) => void) | undefined;
+  // The callback reports a failed write on a stream that will emit neither drain nor error.
+  const flushed = (res as ServerResponse).write(data, (error) => {
+    if (error) failed?.(error);
+  });
+  if (flushed) return undefined;
   return new Promise<void>((resolve, reject) => {
-    if (isClosed()) {
-      reject(clientGone());
-      return;
-    }
-    // Armed only when the write blocks, so a write that flushes at once costs no timer.
     const stall: { timer?: NodeJS.Timeout } = {};
     const settle = (error?: unknown): void => {
       clearTimeout(stall.timer);
+      failed = undefined;
       res.off('drain', onDrain);
       res.off('close', onClose);
       res.off('error', onError);
@@ -96,17 +108,10 @@ function write(
     const onDrain = (): void => settle();
     const onClose = (): void => settle(new Error('the response closed during a write'));
     const onError = (error: Error): void => settle(error);
+    failed = onError;
     res.once('drain', onDrain);
     res.once('close', onClose);
     res.once('error', onError);
-    // The callback reports a failed write on a stream that will emit neither drain nor error.
-    const flushed = (res as ServerResponse).write(data, (error) => {
-      if (error) settle(error);
-    });
-    if (flushed) {
-      settle();
-      return;
-    }
     stall.timer = setTimeout(() => {
       const error = new Error(`the client read nothing for ${stallTimeoutMs} ms`);
       error.name = stalledClientName;

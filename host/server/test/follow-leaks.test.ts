@@ -3,7 +3,8 @@ import { connect as connectTcp, type Socket } from 'node:net';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { userMessage } from '@dsh/fixtures';
-import type { FollowResponse } from '@dsh/gen/service';
+import { create, toBinary } from '@bufbuild/protobuf';
+import { FollowRequestSchema, type FollowResponse } from '@dsh/gen/service';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Journal } from '@dsh/journal';
 import type { ServerOptions } from '../src/index.js';
@@ -42,13 +43,25 @@ async function setup(
 }
 
 /** A Follow over raw HTTP/1.1 whose client never reads: the server's writes block. */
-function stalledH1Follow(port: number, sessionId: string): Socket {
-  const body = envelope(new TextEncoder().encode(JSON.stringify({ sessionId })));
+/** Connect JSON goes through Connect's pipeline, binary through the direct stream. */
+type Format = 'json' | 'proto';
+
+/** The enveloped FollowRequest of `sessionId` in `format`. */
+function followBody(sessionId: string, format: Format): Uint8Array {
+  return envelope(
+    format === 'json'
+      ? new TextEncoder().encode(JSON.stringify({ sessionId }))
+      : toBinary(FollowRequestSchema, create(FollowRequestSchema, { sessionId })),
+  );
+}
+
+function stalledH1Follow(port: number, sessionId: string, format: Format = 'json'): Socket {
+  const body = followBody(sessionId, format);
   const socket = connectTcp(port, '127.0.0.1');
   socket.on('error', () => {});
   socket.write(
     'POST /dsh.session.v1.SessionService/Follow HTTP/1.1\r\nHost: 127.0.0.1\r\n' +
-      'Content-Type: application/connect+json\r\nConnect-Protocol-Version: 1\r\n' +
+      `Content-Type: application/connect+${format}\r\nConnect-Protocol-Version: 1\r\n` +
       `Content-Length: ${body.length}\r\n\r\n`,
   );
   socket.write(body);
@@ -57,17 +70,21 @@ function stalledH1Follow(port: number, sessionId: string): Socket {
 }
 
 /** A Follow over raw h2c whose client never reads (its flow-control window fills). */
-function stalledH2Follow(url: string, sessionId: string): ClientHttp2Session {
+function stalledH2Follow(
+  url: string,
+  sessionId: string,
+  format: Format = 'json',
+): ClientHttp2Session {
   const session = connectH2(url);
   session.on('error', () => {});
   const stream = session.request({
     ':method': 'POST',
     ':path': '/dsh.session.v1.SessionService/Follow',
-    'content-type': 'application/connect+json',
+    'content-type': `application/connect+${format}`,
     'connect-protocol-version': '1',
   });
   stream.on('error', () => {});
-  stream.end(envelope(new TextEncoder().encode(JSON.stringify({ sessionId }))));
+  stream.end(followBody(sessionId, format));
   stream.pause();
   return session;
 }
@@ -81,8 +98,13 @@ describe('Follow leaks (real HTTP server)', () => {
     const { host, journal } = await setup(400, { limits: { stallTimeoutMs: 600_000 } });
     const sessionId = journal.header.sessionId;
     const before = heapMiB();
-    const h1 = Array.from({ length: 50 }, () => stalledH1Follow(host.server.port, sessionId));
-    const h2 = Array.from({ length: 50 }, () => stalledH2Follow(host.server.url, sessionId));
+    const format = (i: number): Format => (i % 2 === 0 ? 'json' : 'proto');
+    const h1 = Array.from({ length: 50 }, (_, i) =>
+      stalledH1Follow(host.server.port, sessionId, format(i)),
+    );
+    const h2 = Array.from({ length: 50 }, (_, i) =>
+      stalledH2Follow(host.server.url, sessionId, format(i)),
+    );
     await vi.waitFor(() => expect(host.server.stats().streams.follow).toBe(100), {
       timeout: 20_000,
     });
@@ -114,7 +136,12 @@ describe('Follow leaks (real HTTP server)', () => {
     const { host, journal } = await setup(0);
     await journal.append(Array.from({ length: 300 }, (_, i) => userMessage(`e${i}`)));
     const sessionId = journal.header.sessionId;
-    const clients = [host.client, host.clientFor('connect-h2'), host.clientFor('grpc')];
+    const clients = [
+      host.client,
+      host.clientFor('connect-h2'),
+      host.clientFor('grpc'),
+      host.clientFor('connect-binary'),
+    ];
     let appending = true;
     const appender = (async () => {
       for (let i = 0; appending; i += 1) {
@@ -172,14 +199,22 @@ describe('Follow leaks (real HTTP server)', () => {
         await new Promise((resolve) => setTimeout(resolve, 2));
       }
     })();
-    const clients = [host.client, host.clientFor('connect-h2'), host.clientFor('grpc')];
+    const clients = [
+      host.client,
+      host.clientFor('connect-h2'),
+      host.clientFor('grpc'),
+      host.clientFor('connect-binary'),
+    ];
     const seen: number[] = [];
     let reconnects = 0;
     while (seen.length < total) {
       const ac = new AbortController();
       const last = seen.at(-1);
       const it = iterate(
-        clients[reconnects % 3]!.follow({ sessionId, afterSeq: last }, { signal: ac.signal }),
+        clients[reconnects % clients.length]!.follow(
+          { sessionId, afterSeq: last },
+          { signal: ac.signal },
+        ),
       );
       const budget = 1 + ((reconnects * 37) % 23);
       try {
@@ -223,27 +258,31 @@ function seqsIn(body: Buffer): number[] {
 }
 
 describe('stalled streams', () => {
-  it('closes an HTTP/1.1 follower that stopped reading after the stall timeout', async () => {
-    const { host, journal } = await setup(400, { limits: { stallTimeoutMs: 500 } });
-    const socket = stalledH1Follow(host.server.port, journal.header.sessionId);
-    await vi.waitFor(() => expect(journal.tailCount).toBe(1));
-    const t0 = Date.now();
-    await vi.waitFor(
-      () => {
-        expect(journal.tailCount).toBe(0);
-        expect(host.server.stats()).toMatchObject({ connections: 0, requests: 0 });
-      },
-      { timeout: 10_000 },
-    );
-    console.log(`a stalled HTTP/1.1 follower was closed ${Date.now() - t0} ms after it stalled`);
-    // The client sees its connection end once it reads again.
-    const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-    socket.resume();
-    await closed;
-    expect(host.logs).toEqual([
-      'dsh: SessionService/Follow: closed a stream whose client stopped reading',
-    ]);
-  }, 30_000);
+  it.each<Format>(['json', 'proto'])(
+    'closes an HTTP/1.1 follower (Connect %s) that stopped reading after the stall timeout',
+    async (format) => {
+      const { host, journal } = await setup(400, { limits: { stallTimeoutMs: 500 } });
+      const socket = stalledH1Follow(host.server.port, journal.header.sessionId, format);
+      await vi.waitFor(() => expect(journal.tailCount).toBe(1));
+      const t0 = Date.now();
+      await vi.waitFor(
+        () => {
+          expect(journal.tailCount).toBe(0);
+          expect(host.server.stats()).toMatchObject({ connections: 0, requests: 0 });
+        },
+        { timeout: 10_000 },
+      );
+      console.log(`a stalled HTTP/1.1 follower was closed ${Date.now() - t0} ms after it stalled`);
+      // The client sees its connection end once it reads again.
+      const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+      socket.resume();
+      await closed;
+      expect(host.logs).toEqual([
+        'dsh: SessionService/Follow: closed a stream whose client stopped reading',
+      ]);
+    },
+    30_000,
+  );
 
   it('resets an h2 follower that stopped reading (ENHANCE_YOUR_CALM = resource_exhausted); it resumes gap-free', async () => {
     const { host, journal } = await setup(400, { limits: { stallTimeoutMs: 500 } });

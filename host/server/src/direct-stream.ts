@@ -1,0 +1,196 @@
+import { fromBinary, toBinary, type DescMessage, type MessageShape } from '@bufbuild/protobuf';
+import { Code, ConnectError } from '@connectrpc/connect';
+import { createEndStreamSerialization, endStreamFlag } from '@connectrpc/connect/protocol-connect';
+import { clientGone } from './client-gone.js';
+import { requestFailure, type RequestLog } from './error-interceptor.js';
+import type { LoopSlices } from './loop-slices.js';
+import { stalledClientName, writeChunk, type NodeResponse } from './write-node-response.js';
+import type { NodeRequest } from './rpc-handler.js';
+
+/**
+ * A server-streaming RPC that the host writes itself when the request is plain binary
+ * Connect (`directStreamRequest`): each response is enveloped once per shared frame and
+ * written straight to the socket, without Connect's per-message pipeline of async
+ * generators, which costs more than the write itself when one event goes to a thousand
+ * followers. Every other request of the RPC (Connect JSON, gRPC, gRPC-Web, compressed,
+ * with a timeout) goes through Connect, so both paths answer the same.
+ */
+export interface DirectStream<I extends DescMessage = DescMessage> {
+  /** `Service/Method`, for log lines. */
+  readonly procedure: string;
+  /** The request message. */
+  readonly input: I;
+  /** The response message. */
+  readonly output: DescMessage;
+  /**
+   * An object that stands for `message`'s bytes, the same object for every message that
+   * encodes alike (a frame shared by followers in step), so its envelope is built once;
+   * undefined for a message of its own.
+   */
+  readonly sharedKey: (message: object) => object | undefined;
+  /**
+   * Starts the stream of responses to `request`. It stops when `signal` aborts (the
+   * client left, the host shuts down); a thrown error, here or from the iterator, ends
+   * the stream with its Connect code.
+   */
+  start(request: MessageShape<I>, signal: AbortSignal): Promise<AsyncIterator<object>>;
+}
+
+/** What `serveDirectStream` needs from the server. */
+export interface DirectStreamOptions {
+  /** Why the request may not be served (a missing token...), or undefined. */
+  readonly refuse: (req: NodeRequest) => ConnectError | undefined;
+  readonly readMaxBytes: number;
+  readonly stallTimeoutMs: number;
+  readonly slices: LoopSlices;
+  readonly log: RequestLog;
+  /** Aborts every stream when the host shuts down. */
+  readonly shutdown: AbortSignal;
+}
+
+/**
+ * True when a request can be served directly: POST of `application/connect+proto` (no
+ * parameters), uncompressed, without `connect-timeout-ms` (whose deadline Connect keeps).
+ */
+export function directStreamRequest(req: NodeRequest): boolean {
+  const { headers } = req;
+  if (req.method !== 'POST') return false;
+  if (headers['content-type']?.toLowerCase() !== 'application/connect+proto') return false;
+  const encoding = headers['connect-content-encoding'];
+  if (encoding !== undefined && encoding !== 'identity') return false;
+  return headers['connect-timeout-ms'] === undefined;
+}
+
+/** The HTTP headers of every direct stream. */
+const streamHeaders = { 'content-type': 'application/connect+proto' };
+
+/** Enveloped response bytes by their stream's `sharedKey`. */
+const envelopes = new WeakMap<object, Uint8Array>();
+
+const endStream = createEndStreamSerialization(undefined);
+
+/**
+ * Serves one direct stream: checks access, reads the one enveloped request message,
+ * writes each response as it comes (waiting for `drain` when the client is slow, closing
+ * it after `stallTimeoutMs` without progress, yielding the loop between slices), and
+ * ends with the Connect end-stream message, carrying the error when the stream failed.
+ * A client that leaves aborts the stream's signal, so it releases what it holds.
+ */
+export async function serveDirectStream(
+  req: NodeRequest,
+  res: NodeResponse,
+  stream: DirectStream,
+  options: DirectStreamOptions,
+): Promise<void> {
+  const controller = new AbortController();
+  let closed = false;
+  const onClose = (): void => {
+    closed = true;
+    controller.abort(clientGone());
+  };
+  const onShutdown = (): void => controller.abort(options.shutdown.reason);
+  res.once('close', onClose);
+  options.shutdown.addEventListener('abort', onShutdown, { once: true });
+  // A write that fails after the client left emits 'error'; the write itself reports it.
+  res.on('error', () => {});
+  let failure: ConnectError | undefined;
+  let responses: AsyncIterator<object> | undefined;
+  try {
+    const refused = options.refuse(req);
+    if (refused !== undefined) throw refused;
+    const body = await readBody(req, options.readMaxBytes);
+    const request = parseRequest(body, stream.input);
+    responses = await stream.start(request, controller.signal);
+    for (let next = await responses.next(); next.done !== true; next = await responses.next()) {
+      if (!res.headersSent) res.writeHead(200, streamHeaders);
+      const bytes = envelope(stream, next.value);
+      const written = writeChunk(res, bytes, () => closed, options.stallTimeoutMs);
+      if (written !== undefined) await written;
+      const paused = options.slices.pause();
+      if (paused !== undefined) await paused;
+    }
+  } catch (error) {
+    if (causedBy(error, stalledClientName)) {
+      options.log(`dsh: ${stream.procedure}: closed a stream whose client stopped reading`);
+    }
+    failure = requestFailure(error, {
+      procedure: stream.procedure,
+      aborted: controller.signal.aborted,
+      quiet: false,
+      log: options.log,
+    });
+  } finally {
+    options.shutdown.removeEventListener('abort', onShutdown);
+    res.off('close', onClose);
+    void responses?.return?.().catch(() => {});
+  }
+  if (closed) return;
+  if (!res.headersSent) res.writeHead(200, streamHeaders);
+  const data = endStream.serialize({ metadata: new Headers(), error: failure });
+  res.end(envelopeBytes(endStreamFlag, data));
+}
+
+/** The request body, at most `maxBytes` plus its envelope's five bytes. */
+async function readBody(req: NodeRequest, maxBytes: number): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxBytes + 5) {
+      throw new ConnectError(
+        `the request body is over the host's limit of ${maxBytes} bytes: send a smaller message`,
+        Code.ResourceExhausted,
+      );
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+/** The one request message of a server-streaming call: one uncompressed envelope. */
+function parseRequest<I extends DescMessage>(body: Uint8Array, schema: I): MessageShape<I> {
+  const invalid = (reason: string) =>
+    new ConnectError(
+      `the request body is not one enveloped ${schema.typeName} message: ${reason}; ` +
+        'send exactly one Connect envelope (flags 0, a 4-byte big-endian length, the message)',
+      Code.InvalidArgument,
+    );
+  if (body.length < 5) throw invalid(`${body.length} bytes, fewer than an envelope's 5`);
+  const flags = body[0]!;
+  if (flags !== 0) throw invalid(`envelope flags ${flags}, not 0 (uncompressed)`);
+  const length = new DataView(body.buffer, body.byteOffset, body.byteLength).getUint32(1);
+  if (length !== body.length - 5) {
+    throw invalid(`the envelope says ${length} bytes, the body holds ${body.length - 5}`);
+  }
+  try {
+    return fromBinary(schema, body.subarray(5));
+  } catch (error) {
+    throw invalid((error as Error).message);
+  }
+}
+
+/** `message` enveloped, built once per `sharedKey`. */
+function envelope(stream: DirectStream, message: object): Uint8Array {
+  const key = stream.sharedKey(message);
+  const known = key === undefined ? undefined : envelopes.get(key);
+  if (known !== undefined) return known;
+  const bytes = envelopeBytes(0, toBinary(stream.output, message as MessageShape<DescMessage>));
+  if (key !== undefined) envelopes.set(key, bytes);
+  return bytes;
+}
+
+/** One Connect envelope: `flags`, the length as 4 bytes big-endian, `data`. */
+function envelopeBytes(flags: number, data: Uint8Array): Uint8Array {
+  const bytes = new Uint8Array(5 + data.length);
+  bytes[0] = flags;
+  new DataView(bytes.buffer).setUint32(1, data.length);
+  bytes.set(data, 5);
+  return bytes;
+}
+
+function causedBy(error: unknown, name: string): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth += 1) {
+    if (e.name === name) return true;
+  }
+  return false;
+}
