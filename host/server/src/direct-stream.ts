@@ -4,7 +4,7 @@ import { createEndStreamSerialization, endStreamFlag } from '@connectrpc/connect
 import { clientGone } from './client-gone.js';
 import { requestFailure, type RequestLog } from './error-interceptor.js';
 import type { LoopSlices } from './loop-slices.js';
-import { stalledClientName, writeChunk, type NodeResponse } from './write-node-response.js';
+import { isStalledClient, writeChunk, type NodeResponse } from './write-node-response.js';
 import type { NodeRequest } from './rpc-handler.js';
 
 /**
@@ -90,7 +90,8 @@ export async function serveDirectStream(
   };
   const onShutdown = (): void => controller.abort(options.shutdown.reason);
   res.once('close', onClose);
-  options.shutdown.addEventListener('abort', onShutdown, { once: true });
+  if (options.shutdown.aborted) onShutdown();
+  else options.shutdown.addEventListener('abort', onShutdown, { once: true });
   // A write that fails after the client left emits 'error'; the write itself reports it.
   res.on('error', () => {});
   let failure: ConnectError | undefined;
@@ -110,7 +111,7 @@ export async function serveDirectStream(
       if (paused !== undefined) await paused;
     }
   } catch (error) {
-    if (causedBy(error, stalledClientName)) {
+    if (isStalledClient(error)) {
       options.log(`dsh: ${stream.procedure}: closed a stream whose client stopped reading`);
     }
     failure = requestFailure(error, {
@@ -186,11 +187,4 @@ function envelopeBytes(flags: number, data: Uint8Array): Uint8Array {
   new DataView(bytes.buffer).setUint32(1, data.length);
   bytes.set(data, 5);
   return bytes;
-}
-
-function causedBy(error: unknown, name: string): boolean {
-  for (let e = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth += 1) {
-    if (e.name === name) return true;
-  }
-  return false;
 }

@@ -16,7 +16,7 @@ import { lingerBeforeEnd, lingeringBody } from './lingering-close.js';
 import { createLoopSlices } from './loop-slices.js';
 import { sendUncompressed, strictCompressions } from './strict-compression.js';
 import { answerRpcError, isRpcRequest } from './rpc-error-answer.js';
-import { stalledClientName, writeNodeResponse, type NodeResponse } from './write-node-response.js';
+import { isStalledClient, writeNodeResponse, type NodeResponse } from './write-node-response.js';
 
 /**
  * Most time the responses of one handler write in one turn of the event loop before
@@ -127,7 +127,7 @@ export function createRpcHandler(options: RpcHandlerOptions): NodeHandler {
         ),
       )
       .catch((error: unknown) => {
-        if (causedBy(error, stalledClientName)) {
+        if (isStalledClient(error)) {
           options.log(`dsh: ${procedure}: closed a stream whose client stopped reading`);
         } else if (!(isClientGone(error) || request.signal.aborted)) {
           options.log(`dsh: ${procedure} failed to send its response: ${describe(error)}`);
@@ -144,11 +144,4 @@ export function createRpcHandler(options: RpcHandlerOptions): NodeHandler {
 
 function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-}
-
-function causedBy(error: unknown, name: string): boolean {
-  for (let e = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth += 1) {
-    if (e.name === name) return true;
-  }
-  return false;
 }

@@ -10,6 +10,14 @@ export type NodeResponse = ServerResponse | Http2ServerResponse;
 /** The error name a write ends with when its client stopped reading for too long. */
 export const stalledClientName = 'StalledClient';
 
+/** True when `error`, or an error in its `cause` chain, is a write's `StalledClient`. */
+export function isStalledClient(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 8; e = e.cause, depth += 1) {
+    if (e.name === stalledClientName) return true;
+  }
+  return false;
+}
+
 /**
  * Writes a Connect universal response to a Node response, waiting for `drain` between
  * chunks (backpressure). Unlike `universalResponseToNodeResponse` of connect-node, a
