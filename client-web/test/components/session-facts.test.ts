@@ -74,6 +74,27 @@ describe('SessionFacts', () => {
     );
   });
 
+  it('counts the running turn in seconds, every second', async () => {
+    const wrapper = mount(SessionFacts, {
+      props: {
+        usage: usage({}),
+        model: 'demo',
+        running: true,
+        openTurn: {
+          turn: 3,
+          seq: 40,
+          time: { seconds: BigInt((now - 12_000) / 1000), nanos: 0 } as never,
+        },
+      },
+    });
+    expect(wrapper.get('[data-fact="working"]').text()).toBe('turn 3 · 12 s');
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(wrapper.get('[data-fact="working"]').text()).toBe('turn 3 · 15 s');
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(wrapper.get('[data-fact="working"]').text()).toBe('turn 3 · 1 min 15 s');
+    wrapper.unmount();
+  });
+
   it('says why the cost is a lower bound', () => {
     const wrapper = mount(SessionFacts, {
       props: {
