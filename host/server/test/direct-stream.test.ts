@@ -1,7 +1,9 @@
 import type { IncomingMessage } from 'node:http';
-import { ConnectError, type Client } from '@connectrpc/connect';
+import { toJson } from '@bufbuild/protobuf';
+import { ConnectError, createClient, type Client } from '@connectrpc/connect';
+import { createConnectTransport } from '@connectrpc/connect-node';
 import { userMessage } from '@dsh/fixtures';
-import type { SessionService } from '@dsh/gen/service';
+import { FollowResponseSchema, SessionService } from '@dsh/gen/service';
 import { afterEach, describe, expect, it } from 'vitest';
 import { directStreamRequest } from '../src/direct-stream.js';
 import { iterate, startTestHost, take, type TestHost } from './test-host.js';
@@ -77,6 +79,29 @@ describe('Follow written directly', () => {
     expect(host.logs[0]).toMatch(/^dsh: SessionService\/Follow NotFound: /);
     expect(host.logs[1]).toBe(host.logs[0]);
     expect(host.logs[3]).toBe(host.logs[2]);
+  });
+
+  it('serves binary Connect over h2c the frames the Connect path serves over HTTP/1.1', async () => {
+    host = await startTestHost({ follow: { heartbeatMs: 60_000 } });
+    const journal = await host.store.create({ cwd: host.dir });
+    await journal.append(Array.from({ length: 30 }, (_, i) => userMessage(`m${i}`)));
+    const sessionId = journal.header.sessionId;
+    const h2 = createClient(
+      SessionService,
+      createConnectTransport({ baseUrl: host.server.url, httpVersion: '2', useBinaryFormat: true }),
+    );
+    const frames = async (client: Client<typeof SessionService>, maxBatchEvents: number) => {
+      const abort = new AbortController();
+      const stream = iterate(
+        client.follow({ sessionId, maxBatchEvents }, { signal: abort.signal }),
+      );
+      const out = await take(stream, maxBatchEvents > 1 ? 2 : 31);
+      abort.abort();
+      return out.map((frame) => toJson(FollowResponseSchema, frame));
+    };
+    for (const batch of [0, 100]) {
+      expect(await frames(h2, batch)).toEqual(await frames(host.client, batch));
+    }
   });
 
   it('refuses a call without the token, and serves one with it', async () => {
