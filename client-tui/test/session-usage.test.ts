@@ -150,10 +150,24 @@ describe('statusLine() usage and cost', () => {
   it.each([
     [80, 'following  ctx 2.5k · indexing… · /p'],
     [120, 'following  context 2.5k · totals: indexing… · /p'],
-  ])('at %i columns while the host indexes the session', (cols, expected) => {
+  ])('at %i columns while the host indexes the session, followed', (cols, expected) => {
     const t = withWindow({ ...windowState(undefined), baselinePending: true });
     const text = plainText(statusLine(t.state, t.now(), cols));
     expect(text.replace(/ {2,}/g, '  ')).toBe(expected);
+  });
+
+  it('says the host is indexing, not connecting, while the follow waits for the index', () => {
+    const waiting = { ...windowState(undefined), baselinePending: true };
+    const t = withWindow({ ...waiting, connection: { kind: 'connecting' } });
+    expect(plainText(statusLine(t.state, t.now(), 100)).trimEnd()).toBe(
+      'the host is indexing this session: its tail is shown, live events follow',
+    );
+    const plain = withWindow({
+      ...waiting,
+      baselinePending: false,
+      connection: { kind: 'connecting' },
+    });
+    expect(plainText(statusLine(plain.state, plain.now(), 100)).trimEnd()).toBe('connecting…');
   });
 });
 

@@ -103,9 +103,20 @@ export function statusLine(state: TuiState, now: number, width: number): StyledL
   }
   const open = state.open;
   const windowState = open?.window.state;
-  const trouble =
-    connectionText(windowState?.connection, now, state.reconnectSince) ??
-    connectionText(state.list?.connection, now, state.reconnectSince);
+  // The tail is on screen and the follow waits for the host to index the session.
+  const indexing =
+    windowState?.connection.kind === 'connecting' &&
+    windowState.opened &&
+    windowState.baselinePending;
+  const trouble = indexing
+    ? [
+        seg(
+          'the host is indexing this session: its tail is shown, live events follow',
+          theme.running,
+        ),
+      ]
+    : (connectionText(windowState?.connection, now, state.reconnectSince) ??
+      connectionText(state.list?.connection, now, state.reconnectSince));
   const live: StyledLine = trouble ?? [
     ...(open && windowState
       ? [seg(open.view.following ? 'following' : 'scrolled (End: follow)', theme.dim)]
