@@ -1,4 +1,9 @@
-import { fromBinary, type DescMethod } from '@bufbuild/protobuf';
+import {
+  fromBinary,
+  type DescMessage,
+  type DescMethod,
+  type MessageShape,
+} from '@bufbuild/protobuf';
 import { Code, ConnectError, createContextKey, type Interceptor } from '@connectrpc/connect';
 import type { Compression, UniversalServerRequest } from '@connectrpc/connect/protocol';
 
@@ -68,6 +73,30 @@ export async function checkRequestBody(
   header.delete('content-length');
   header.delete(framing.encodingHeader);
   return { ...req, header, body: once(emptyBody(framing)) };
+}
+
+/**
+ * The one request message of an uncompressed binary enveloped body (a server-streaming
+ * call written directly), checked as `checkRequestBody` checks it: a `ConnectError`
+ * with the same code and message when it is broken.
+ */
+export async function parseBinaryEnvelope(
+  bytes: Uint8Array,
+  method: DescMethod,
+  readMaxBytes: number,
+): Promise<MessageShape<DescMessage>> {
+  const fault = await checkEnvelopes(bytes, true, method, undefined, { readMaxBytes }, null);
+  if (fault !== undefined) throw new ConnectError(fault.message, fault.code);
+  // The one envelope it passes unchecked: one over the limit, which Connect refuses so.
+  const length = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(1);
+  if (length > readMaxBytes) {
+    throw new ConnectError(
+      `the request message of ${length} bytes is over the host's limit of ${readMaxBytes}: ` +
+        'send a smaller one',
+      Code.ResourceExhausted,
+    );
+  }
+  return fromBinary(method.input, bytes.subarray(5));
 }
 
 /** Refuses a call whose body `checkRequestBody` found broken, with the fault it found. */

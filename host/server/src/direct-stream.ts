@@ -1,6 +1,7 @@
-import { fromBinary, toBinary, type DescMessage, type MessageShape } from '@bufbuild/protobuf';
+import { toBinary, type DescMessage, type DescMethod, type MessageShape } from '@bufbuild/protobuf';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { createEndStreamSerialization, endStreamFlag } from '@connectrpc/connect/protocol-connect';
+import { parseBinaryEnvelope } from './check-request-body.js';
 import { clientGone } from './client-gone.js';
 import { requestFailure, type RequestLog } from './error-interceptor.js';
 import type { LoopSlices } from './loop-slices.js';
@@ -16,12 +17,8 @@ import type { NodeRequest } from './rpc-handler.js';
  * with a timeout) goes through Connect, so both paths answer the same.
  */
 export interface DirectStream<I extends DescMessage = DescMessage> {
-  /** `Service/Method`, for log lines. */
-  readonly procedure: string;
-  /** The request message. */
-  readonly input: I;
-  /** The response message. */
-  readonly output: DescMessage;
+  /** The RPC: its request and response messages, and its name for log lines. */
+  readonly method: DescMethod;
   /**
    * An object that stands for `message`'s bytes, the same object for every message that
    * encodes alike (a frame shared by followers in step), so its envelope is built once;
@@ -100,7 +97,7 @@ export async function serveDirectStream(
     const refused = options.refuse(req);
     if (refused !== undefined) throw refused;
     const body = await readBody(req, options.readMaxBytes);
-    const request = parseRequest(body, stream.input);
+    const request = await parseBinaryEnvelope(body, stream.method, options.readMaxBytes);
     responses = await stream.start(request, controller.signal);
     for (let next = await responses.next(); next.done !== true; next = await responses.next()) {
       if (!res.headersSent) res.writeHead(200, streamHeaders);
@@ -112,10 +109,10 @@ export async function serveDirectStream(
     }
   } catch (error) {
     if (isStalledClient(error)) {
-      options.log(`dsh: ${stream.procedure}: closed a stream whose client stopped reading`);
+      options.log(`dsh: ${procedureOf(stream)}: closed a stream whose client stopped reading`);
     }
     failure = requestFailure(error, {
-      procedure: stream.procedure,
+      procedure: procedureOf(stream),
       aborted: controller.signal.aborted,
       quiet: false,
       log: options.log,
@@ -148,36 +145,20 @@ async function readBody(req: NodeRequest, maxBytes: number): Promise<Uint8Array>
   return Buffer.concat(chunks, size);
 }
 
-/** The one request message of a server-streaming call: one uncompressed envelope. */
-function parseRequest<I extends DescMessage>(body: Uint8Array, schema: I): MessageShape<I> {
-  const invalid = (reason: string) =>
-    new ConnectError(
-      `the request body is not one enveloped ${schema.typeName} message: ${reason}; ` +
-        'send exactly one Connect envelope (flags 0, a 4-byte big-endian length, the message)',
-      Code.InvalidArgument,
-    );
-  if (body.length < 5) throw invalid(`${body.length} bytes, fewer than an envelope's 5`);
-  const flags = body[0]!;
-  if (flags !== 0) throw invalid(`envelope flags ${flags}, not 0 (uncompressed)`);
-  const length = new DataView(body.buffer, body.byteOffset, body.byteLength).getUint32(1);
-  if (length !== body.length - 5) {
-    throw invalid(`the envelope says ${length} bytes, the body holds ${body.length - 5}`);
-  }
-  try {
-    return fromBinary(schema, body.subarray(5));
-  } catch (error) {
-    throw invalid((error as Error).message);
-  }
-}
-
 /** `message` enveloped, built once per `sharedKey`. */
 function envelope(stream: DirectStream, message: object): Uint8Array {
   const key = stream.sharedKey(message);
   const known = key === undefined ? undefined : envelopes.get(key);
   if (known !== undefined) return known;
-  const bytes = envelopeBytes(0, toBinary(stream.output, message as MessageShape<DescMessage>));
+  const output = stream.method.output;
+  const bytes = envelopeBytes(0, toBinary(output, message as MessageShape<DescMessage>));
   if (key !== undefined) envelopes.set(key, bytes);
   return bytes;
+}
+
+/** `Service/Method`, as log lines name a call. */
+function procedureOf(stream: DirectStream): string {
+  return `${stream.method.parent.name}/${stream.method.name}`;
 }
 
 /** One Connect envelope: `flags`, the length as 4 bytes big-endian, `data`. */

@@ -23,7 +23,7 @@ import { guardHttp2Sessions } from './guard-http2-sessions.js';
 import { hostVersion } from './host-version.js';
 import { createOnePortListener } from './one-port-listener.js';
 import { answerRpcError, isRpcRequest } from './rpc-error-answer.js';
-import { createRpcHandler, type NodeHandler } from './rpc-handler.js';
+import { createRpcHandler, type NodeHandler, type NodeRequest } from './rpc-handler.js';
 import { defaultServerLimits, type ServerLimits } from './server-limits.js';
 import { createStaticHandler } from './static-files.js';
 import { renderStatusPage } from './status-page.js';
@@ -127,11 +127,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     direct: {
       streams: new Map([[`/${SessionService.typeName}/Follow`, followStream(deps)]]),
       refuse: (req) => {
-        const access = checkRequest(token, {
-          authorization: req.headers.authorization,
-          cookie: req.headers.cookie,
-          authority: req.headers[':authority']?.toString() ?? req.headers.host,
-        });
+        const access = requestAccess(token, req);
         return access.ok ? undefined : new ConnectError(access.message, access.code);
       },
     },
@@ -246,11 +242,7 @@ function guardRequests(
 ): NodeHandler {
   return (req, res) => {
     const address = req.socket.remoteAddress ?? '?';
-    const access = checkRequest(token, {
-      authorization: req.headers.authorization,
-      cookie: req.headers.cookie,
-      authority: req.headers[':authority']?.toString() ?? req.headers.host,
-    });
+    const access = requestAccess(token, req);
     if (access.ok) guard.trust(connectionKey(req.socket));
     if (!guard.beginStream(address)) {
       const message =
@@ -267,4 +259,16 @@ function guardRequests(
     res.once('close', () => guard.endStream(address));
     handler(req, res);
   };
+}
+
+/** `checkRequest` of a Node request's token, cookie and authority. */
+function requestAccess(
+  token: string | undefined,
+  req: NodeRequest,
+): ReturnType<typeof checkRequest> {
+  return checkRequest(token, {
+    authorization: req.headers.authorization,
+    cookie: req.headers.cookie,
+    authority: req.headers[':authority']?.toString() ?? req.headers.host,
+  });
 }

@@ -1,4 +1,4 @@
-import { FollowRequestSchema, FollowResponseSchema, type FollowResponse } from '@dsh/gen/service';
+import { SessionService, type FollowRequestSchema, type FollowResponse } from '@dsh/gen/service';
 import type { DirectStream } from '../direct-stream.js';
 import { abortable } from './abortable.js';
 import { follow } from './follow.js';
@@ -13,9 +13,7 @@ export function followStream(
   deps: Pick<SessionServiceDeps, 'store' | 'follow' | 'streams' | 'pace'>,
 ): DirectStream<typeof FollowRequestSchema> {
   return {
-    procedure: 'SessionService/Follow',
-    input: FollowRequestSchema,
-    output: FollowResponseSchema,
+    method: SessionService.method.follow,
     sharedKey: (message) => {
       const response = message as FollowResponse;
       return response.frame.case === undefined ? response.$unknown : undefined;
