@@ -19,6 +19,7 @@ const projects = [
   'client-web',
   'scripts',
   'soak',
+  'bench',
 ];
 
 export default defineConfig({

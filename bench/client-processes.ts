@@ -3,7 +3,7 @@ import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dshBin } from '@dsh/cli';
-import type { ClientJob, FromClient, ToClient } from './fanout-clients.js';
+import type { ClientJob, ClientReader, FromClient, ToClient } from './fanout-clients.js';
 import { processCpuMs } from './model-host.js';
 
 /** Every follower and page request comes from 127.0.0.1: the per-client caps are raised. */
@@ -11,6 +11,16 @@ export const benchLimits = [
   ...['--max-connections', '8192', '--max-connections-per-client', '8192'],
   ...['--max-streams-per-client', '8192'],
 ];
+
+/** A row label's suffix for the clients' reader: none for the default `wire`. */
+export const readerLabel = (reader: ClientReader): string =>
+  reader === 'wire' ? '' : ', Connect clients';
+
+/** What a child's reader does with each answer, for a row's note. */
+export const readerDoes: Record<ClientReader, string> = {
+  wire: 'reading seq, time and payload case of each binary frame (wire-client.ts)',
+  connect: 'decoding every binary frame with the Connect client',
+};
 
 /** How many child processes share the followers or the page requests. */
 export const clientProcessCount = 4;

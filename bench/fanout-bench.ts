@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchRow } from './bench-row.js';
+import { readerLabel } from './client-processes.js';
 import { withHost } from './fanout-host.js';
 import { latencyRows } from './fanout-latency-rows.js';
 import { fanoutPageRows } from './fanout-page-rows.js';
@@ -62,16 +63,21 @@ export async function fanoutBench(quick: boolean): Promise<BenchRow[]> {
   };
   try {
     const profiled: BenchRow[] = [];
-    for (const followers of sizes.followers) {
-      await attempt(`latency, ${followers} followers`, () =>
-        withHost(
-          dir,
-          model,
-          `latency-${followers}`,
-          (bench) => latencyRows(bench, followers, sizes),
-          profiled,
-        ),
-      );
+    // The target rows with load-generator clients, then the same load read by Connect
+    // clients: the difference is what the clients' decoding takes from the shared cores.
+    for (const reader of ['wire', 'connect'] as const) {
+      for (const followers of sizes.followers) {
+        const name = `latency-${followers}${reader === 'wire' ? '' : '-connect'}`;
+        await attempt(`latency, ${followers} followers${readerLabel(reader)}`, () =>
+          withHost(
+            dir,
+            model,
+            name,
+            (bench) => latencyRows(bench, followers, reader, sizes),
+            profiled,
+          ),
+        );
+      }
     }
     await attempt('writer', () => writerRows(dir, model, sizes, profiled));
     rows.push(...profiled.splice(0));

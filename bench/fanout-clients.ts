@@ -12,14 +12,29 @@ import { Code, ConnectError, createClient, type Client } from '@connectrpc/conne
 import { createConnectTransport } from '@connectrpc/connect-node';
 import type { SessionEventEntry } from '@dsh/gen/events';
 import { SessionService } from '@dsh/gen/service';
+import {
+  followOverWire,
+  pageOverWire,
+  type FollowHandlers,
+  type WireEvent,
+} from './wire-client.js';
 
 /** What a child is asked to do. */
 export type ClientJob =
-  | { kind: 'follow'; url: string; sessionId: string; followers: number }
-  | { kind: 'page'; url: string; sessionId: string; concurrency: number };
+  | { kind: 'follow'; url: string; sessionId: string; followers: number; reader: ClientReader }
+  | { kind: 'page'; url: string; sessionId: string; concurrency: number; reader: ClientReader };
+
+/**
+ * How a child reads the host's answers: `wire` walks only the fields a measurement needs
+ * (`wire-client.ts`), `connect` is the Connect client, decoding every message as the
+ * product's clients do. The host's work is the same; the child's CPU is not.
+ */
+export type ClientReader = 'wire' | 'connect';
 
 /** Messages from the bench to a child. */
-export type ToClient = { type: 'start'; untilMs: number } | { type: 'reset' } | { type: 'stop' };
+export type ToClient =
+  /** Page requests from now until `untilMs`; those sent before `fromMs` warm up, uncounted. */
+  { type: 'start'; fromMs: number; untilMs: number } | { type: 'reset' } | { type: 'stop' };
 
 /** Messages from a child to the bench. */
 export type FromClient =
@@ -57,8 +72,42 @@ function clientOf(url: string): Client<typeof SessionService> {
   );
 }
 
+/** `followOverWire` through the Connect client, which decodes every message. */
+function connectFollower(url: string): typeof followOverWire {
+  const client = clientOf(url);
+  return async (_url, params, on, signal) => {
+    try {
+      for await (const response of client.follow(params, { signal, timeoutMs: 0 })) {
+        const frame = response.frame;
+        if (frame.case === 'opening') on.opening();
+        if (frame.case === 'event') on.events(wireEvents([frame.value]));
+        if (frame.case === 'events') on.events(wireEvents(frame.value.events));
+      }
+      return { ok: true };
+    } catch (error) {
+      if (signal.aborted) throw error;
+      const connect = ConnectError.from(error);
+      const code =
+        connect.code === Code.ResourceExhausted ? 'resource_exhausted' : Code[connect.code];
+      return { ok: false, code, message: connect.rawMessage };
+    }
+  };
+}
+
+const wireEvents = (entries: readonly SessionEventEntry[]): WireEvent[] =>
+  entries.flatMap(({ event }) =>
+    event === undefined
+      ? []
+      : [
+          {
+            seq: event.seq,
+            timeMs: event.time === undefined ? undefined : timestampMs(event.time),
+            payload: event.payload.case,
+          },
+        ],
+  );
+
 function runFollow(job: Extract<ClientJob, { kind: 'follow' }>): void {
-  const client = clientOf(job.url);
   const abort = new AbortController();
   // Every follower listens on the one signal.
   setMaxListeners(0, abort.signal);
@@ -70,18 +119,16 @@ function runFollow(job: Extract<ClientJob, { kind: 'follow' }>): void {
   const lastSeq: (number | undefined)[] = Array.from({ length: job.followers }, () => undefined);
   let reconnects = 0;
   let reported = 0;
-  const receive = (follower: number, entries: readonly SessionEventEntry[]): void => {
+  const receive = (follower: number, entries: readonly WireEvent[]): void => {
     const at = nowMs();
     frames++;
-    for (const entry of entries) {
-      const event = entry.event;
-      if (event === undefined) continue;
+    for (const event of entries) {
       events++;
       lastSeq[follower] = event.seq;
-      if (event.payload.case === 'assistantChunk' && event.time !== undefined) {
-        latencies.push(Math.round((at - timestampMs(event.time)) * 100) / 100);
+      if (event.payload === 'assistantChunk' && event.timeMs !== undefined) {
+        latencies.push(Math.round((at - event.timeMs) * 100) / 100);
       }
-      if (event.payload.case === 'turnEnd') turnEnds[follower]!++;
+      if (event.payload === 'turnEnd') turnEnds[follower]!++;
     }
     const all = Math.min(...turnEnds);
     if (all > reported) {
@@ -89,35 +136,35 @@ function runFollow(job: Extract<ClientJob, { kind: 'follow' }>): void {
       send({ type: 'ended', turns: all });
     }
   };
+  const everOpened: boolean[] = Array.from({ length: job.followers }, () => false);
+  const stream = job.reader === 'wire' ? followOverWire : connectFollower(job.url);
   // A follower the host drops as too slow reconnects after its last seq, as clients do.
   const follow = async (i: number): Promise<void> => {
-    let first = true;
     for (;;) {
       const afterSeq = lastSeq[i];
+      const params = {
+        sessionId: job.sessionId,
+        maxBatchEvents: 500,
+        ...(afterSeq === undefined ? {} : { afterSeq }),
+      };
       try {
-        const stream = client.follow(
-          {
-            sessionId: job.sessionId,
-            maxBatchEvents: 500,
-            ...(afterSeq === undefined ? {} : { afterSeq }),
+        const on: FollowHandlers = {
+          opening: () => {
+            if (!everOpened[i] && ++opened === job.followers) send({ type: 'ready' });
+            everOpened[i] = true;
           },
-          { signal: abort.signal, timeoutMs: 0 },
-        );
-        for await (const response of stream) {
-          const frame = response.frame;
-          if (frame.case === 'opening' && first && ++opened === job.followers)
-            send({ type: 'ready' });
-          if (frame.case === 'opening') first = false;
-          if (frame.case === 'event') receive(i, [frame.value]);
-          if (frame.case === 'events') receive(i, frame.value.events);
-        }
-        return;
-      } catch (error) {
-        if (abort.signal.aborted) return;
-        if (ConnectError.from(error).code === Code.ResourceExhausted) {
+          events: (entries) => receive(i, entries),
+        };
+        const end = await stream(job.url, params, on, abort.signal);
+        if (end.ok) return;
+        if (end.code === 'resource_exhausted') {
           reconnects++;
           continue;
         }
+        process.stderr.write(`fanout follower ${i}: ${end.code}: ${end.message}\n`);
+        return;
+      } catch (error) {
+        if (abort.signal.aborted) return;
         process.stderr.write(`fanout follower ${i}: ${String(error)}\n`);
         return;
       }
@@ -137,22 +184,29 @@ function runFollow(job: Extract<ClientJob, { kind: 'follow' }>): void {
   });
 }
 
+/** `pageOverWire` through the Connect client, which decodes the whole page. */
+function connectPage(url: string): typeof pageOverWire {
+  const client = clientOf(url);
+  return async (_url, sessionId) =>
+    (await client.page({ sessionId }, { timeoutMs: 120_000 })).events.length;
+}
+
 function runPage(job: Extract<ClientJob, { kind: 'page' }>): void {
-  const client = clientOf(job.url);
+  const page = job.reader === 'wire' ? pageOverWire : connectPage(job.url);
   process.on('message', (message: ToClient) => {
     if (message.type !== 'start') return;
     const latencies: number[] = [];
     let errors = 0;
     let error: string | undefined;
-    const firstMs = nowMs();
+    const firstMs = message.fromMs;
     let lastMs = firstMs;
     const worker = async (): Promise<void> => {
       while (nowMs() < message.untilMs) {
+        const counted = nowMs() >= message.fromMs;
         const start = performance.now();
         try {
-          const page = await client.page({ sessionId: job.sessionId }, { timeoutMs: 120_000 });
-          if (page.events.length === 0) throw new Error('an empty tail page');
-          latencies.push(performance.now() - start);
+          if ((await page(job.url, job.sessionId)) === 0) throw new Error('an empty tail page');
+          if (counted) latencies.push(performance.now() - start);
         } catch (caught) {
           errors++;
           error ??= String(caught);

@@ -15,7 +15,7 @@ import {
   type ClientProcesses,
 } from './client-processes.js';
 import { summarizeCpuProfile } from './cpu-profile-summary.js';
-import type { ClientJob, FromClient } from './fanout-clients.js';
+import type { ClientJob, ClientReader, FromClient } from './fanout-clients.js';
 import { mainThreadSchedMs, processCpuMs, startModelHost, type ModelHost } from './model-host.js';
 import type { PacedModel } from './paced-model.js';
 
@@ -114,11 +114,15 @@ export async function profileRows(cpuProf: string, window: ProfileWindow): Promi
   ];
 }
 
-/** Runs `fn` with `followers` followers of `sessionId` spread over the client processes. */
+/**
+ * Runs `fn` with `followers` followers of `sessionId` spread over the client processes,
+ * reading frames as `reader` says.
+ */
 export async function withFollowers<T>(
   bench: Bench,
   sessionId: string,
   followers: number,
+  reader: ClientReader,
   fn: (clients: ClientProcesses) => Promise<T>,
 ): Promise<T> {
   const jobs: ClientJob[] = spread(followers, clientProcessCount).map((count) => ({
@@ -126,6 +130,7 @@ export async function withFollowers<T>(
     url: bench.host.url,
     sessionId,
     followers: count,
+    reader,
   }));
   const clients = startClientProcesses(jobs);
   try {

@@ -1,5 +1,6 @@
 import { percentile, type BenchRow } from './bench-row.js';
-import { clientProcessCount, isType, load } from './client-processes.js';
+import { clientProcessCount, isType, load, readerDoes, readerLabel } from './client-processes.js';
+import type { ClientReader } from './fanout-clients.js';
 import {
   cpuMeter,
   journalPath,
@@ -23,6 +24,7 @@ const section = 'fanout';
 export async function latencyRows(
   bench: Bench,
   followers: number,
+  reader: ClientReader,
   sizes: { pacedChunks: number; paceMs: number },
 ): Promise<BenchRow[]> {
   const turnMs = sizes.pacedChunks * sizes.paceMs;
@@ -35,7 +37,7 @@ export async function latencyRows(
   const alone = meter();
 
   const followed = await newSession(bench, 'followed');
-  return withFollowers(bench, followed, followers, async (clients) => {
+  return withFollowers(bench, followed, followers, reader, async (clients) => {
     // A short turn first: connections, JIT and buffers warm, then the samples start.
     await startTurn(bench, followed, 20, sizes.paceMs);
     await clients.next(turnEnded(1), 120_000);
@@ -53,9 +55,15 @@ export async function latencyRows(
     const frames = done.reduce((sum, r) => sum + r.frames, 0);
     const events = done.reduce((sum, r) => sum + r.events, 0);
     const reconnects = done.reduce((sum, r) => sum + r.reconnects, 0);
-    const label = `${followers.toLocaleString('en-US')} followers`;
+    const label = `${followers.toLocaleString('en-US')} followers${readerLabel(reader)}`;
     const target =
-      followers <= 100 ? 'target <= 15 ms' : followers >= 1000 ? 'target <= 100 ms' : '';
+      reader === 'connect'
+        ? "the same load read by Connect clients, for the clients' share of the 2 cores"
+        : followers <= 100
+          ? 'target <= 15 ms'
+          : followers >= 1000
+            ? 'target <= 100 ms'
+            : '';
     const how = `${sizes.pacedChunks} chunks ${sizes.paceMs} ms apart, ${latencies.length.toLocaleString('en-US')} samples, ${clientProcessCount} client processes; ${load()}`;
     const perFrameUs = ((used.host - alone.host) / frames) * 1000;
     return [
@@ -92,7 +100,7 @@ export async function latencyRows(
         name: `client processes' CPU, ${label}`,
         value: share(used.clients, used.wall),
         unit: '% of a core',
-        note: `${clientProcessCount} processes decoding binary Connect frames; the bench process (paced model): ${share(used.own, used.wall).toFixed(1)}%; 2 cores in all`,
+        note: `${clientProcessCount} processes ${readerDoes[reader]}; the bench process (paced model): ${share(used.own, used.wall).toFixed(1)}%; 2 cores in all`,
       },
     ];
   });

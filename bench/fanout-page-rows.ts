@@ -1,5 +1,6 @@
 import { copyFile, mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
 import { SessionService } from '@dsh/gen/service';
@@ -10,9 +11,11 @@ import {
   clientProcessCount,
   isType,
   load,
+  readerLabel,
   spread,
   startClientProcesses,
 } from './client-processes.js';
+import type { ClientReader } from './fanout-clients.js';
 import { mainThreadSchedMs, processCpuMs } from './model-host.js';
 import { benchDataDir, longJournal } from './page-bench.js';
 import { cpuProfiling, monotonicUs, profileRows, type ProfileWindow } from './fanout-host.js';
@@ -58,10 +61,17 @@ export async function fanoutPageRows(
       unit: 'ms',
       note: `a fresh host; the rows below start after it and 5 more pages; ${load()}`,
     });
-    for (const concurrency of [1, 200]) {
+    const loads: [number, ClientReader][] = [
+      [1, 'wire'],
+      [200, 'wire'],
+      [200, 'connect'],
+    ];
+    for (const [concurrency, reader] of loads) {
       const fromUs = monotonicUs();
-      rows.push(...(await pageLoad(host, sessionId, label, concurrency, seconds)));
-      window = { fromUs, toUs: monotonicUs(), label: `tail Page, concurrency ${concurrency}` };
+      rows.push(...(await pageLoad(host, sessionId, label, concurrency, reader, seconds)));
+      if (reader === 'wire') {
+        window = { fromUs, toUs: monotonicUs(), label: `tail Page, concurrency ${concurrency}` };
+      }
     }
   } finally {
     await host.stop();
@@ -72,12 +82,19 @@ export async function fanoutPageRows(
   return rows;
 }
 
-/** `concurrency` tail pages in flight from the client processes for `seconds`. */
+/** How long the page load runs before it is counted: 200 connections open meanwhile. */
+const warmUpMs = 2_000;
+
+/**
+ * `concurrency` tail pages in flight from the client processes for `seconds`, counted
+ * after `warmUpMs`.
+ */
 async function pageLoad(
   host: BenchHost,
   sessionId: string,
   label: string,
   concurrency: number,
+  reader: ClientReader,
   seconds: number,
 ): Promise<BenchRow[]> {
   const clients = startClientProcesses(
@@ -86,15 +103,18 @@ async function pageLoad(
       url: host.url,
       sessionId,
       concurrency: count,
+      reader,
     })),
   );
   try {
     await clients.next(isType('ready'), 120_000);
+    const fromMs = Date.now() + warmUpMs;
+    const results = clients.next(isType('page-result'), warmUpMs + seconds * 1000 + 300_000);
+    clients.send({ type: 'start', fromMs, untilMs: fromMs + seconds * 1000 });
+    await sleep(warmUpMs);
     const hostCpu = processCpuMs(host.pid);
     const hostWait = mainThreadSchedMs(host.pid).waitMs;
     const clientsCpu = clients.cpuMs();
-    const results = clients.next(isType('page-result'), seconds * 1000 + 300_000);
-    clients.send({ type: 'start', untilMs: Date.now() + seconds * 1000 });
     const done = await results;
     const hostMs = processCpuMs(host.pid) - hostCpu;
     const waitMs = mainThreadSchedMs(host.pid).waitMs - hostWait;
@@ -103,7 +123,7 @@ async function pageLoad(
     const errors = done.reduce((sum, r) => sum + r.errors, 0);
     const wallMs = Math.max(...done.map((r) => r.lastMs)) - Math.min(...done.map((r) => r.firstMs));
     const pages = latencies.length;
-    const at = `concurrency ${concurrency}, ${label}`;
+    const at = `concurrency ${concurrency}, ${label}${readerLabel(reader)}`;
     const error = done.find((r) => r.error !== undefined)?.error;
     const errorNote = errors === 0 ? '' : `; ${errors} errors (${error})`;
     return [
@@ -127,7 +147,7 @@ async function pageLoad(
         name: `host CPU per tail Page, ${at}`,
         value: hostMs / pages,
         unit: 'ms',
-        note: `host ${((hostMs / wallMs) * 100).toFixed(0)}% of a core, its main thread waiting for a CPU ${((waitMs / wallMs) * 100).toFixed(0)}% of the wall; client processes ${((clientsMs / wallMs) * 100).toFixed(0)}%`,
+        note: `host ${((hostMs / wallMs) * 100).toFixed(0)}% of a core, its main thread waiting for a CPU ${((waitMs / wallMs) * 100).toFixed(0)}% of the wall; client processes ${((clientsMs / wallMs) * 100).toFixed(0)}% ${reader === 'wire' ? "counting each page's events" : 'decoding each page'}`,
       },
     ];
   } finally {

@@ -71,7 +71,7 @@ export async function writerRows(
           };
           return followers === 0
             ? measure()
-            : withFollowers(bench, sessionId, followers, (clients) => measure(clients));
+            : withFollowers(bench, sessionId, followers, 'wire', (clients) => measure(clients));
         },
         profiled,
       ),
