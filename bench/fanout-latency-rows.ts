@@ -79,7 +79,9 @@ export async function latencyRows(
         name: `append-to-receive p99, ${label}`,
         value: percentile(latencies, 99),
         unit: 'ms',
-        note: `${target}; max ${percentile(latencies, 100).toFixed(1)} ms; ${load()}`,
+        note: [target, `max ${percentile(latencies, 100).toFixed(1)} ms`, load()]
+          .filter(Boolean)
+          .join('; '),
       },
       {
         section,
