@@ -1,7 +1,6 @@
 import { parseArgv } from '@dsh/client-tui/argv';
 import type { JournalStore } from '@dsh/journal';
 import { acquireDataDirLock, createJournalStore, dataDirHeldMessage } from '@dsh/journal-file';
-import { createPgJournalStore } from '@dsh/journal-pg';
 import { copySessions } from './copy-sessions.js';
 import { expandPath } from './expand-path.js';
 import { parseStore } from './parse-serve-args.js';
@@ -92,7 +91,7 @@ export async function runMigrateCommand(argv: readonly string[]): Promise<number
       const store =
         side.kind === 'file'
           ? await createJournalStore({ dataDir: side.dataDir })
-          : await createPgJournalStore({ url: side.url });
+          : await (await import('@dsh/journal-pg')).createPgJournalStore({ url: side.url });
       stores.push(store);
       return store;
     };

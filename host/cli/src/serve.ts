@@ -16,7 +16,6 @@ import {
   type ProjectionRegistry,
   type SessionSearch,
 } from '@dsh/journal';
-import { createPgJournalStore } from '@dsh/journal-pg';
 import {
   acquireDataDirLock,
   createJournalStore,
@@ -81,6 +80,8 @@ export async function serve(
       );
     }
     return serveStore(config, out, async (settings) => {
+      // Loaded here: node-postgres adds about 50 ms to every start of a file-journal host.
+      const { createPgJournalStore } = await import('@dsh/journal-pg');
       const store = await createPgJournalStore({
         url: choice.url,
         ...leaseSetting(process.env),
