@@ -174,6 +174,7 @@ export function followOverWire(
           const message = pending.subarray(at + 5, at + 5 + length);
           at += 5 + length;
           if ((flags & 2) === 2) return void resolve(endStream(message));
+          if ((flags & 1) === 1) return void reject(new Error('a compressed frame, not asked for'));
           const frame = followFrameEvents(message);
           if (frame === 'opening') on.opening();
           else if (frame.length > 0) on.events(frame);
