@@ -42,6 +42,7 @@ class LogFollow implements JournalFollow {
   private ended = false;
   private failure: unknown;
   private wakeUp: (() => void) | undefined;
+  private notified: (() => void) | undefined;
 
   constructor(
     private readonly log: JournalLog,
@@ -68,27 +69,42 @@ class LogFollow implements JournalFollow {
 
   async next(): Promise<readonly SessionEvent[]> {
     for (;;) {
+      const now = this.poll();
+      if (now === 'wait') {
+        await new Promise<void>((resolve) => (this.wakeUp = resolve));
+        continue;
+      }
+      if (now !== 'read') return now;
+      // Catch up from the backend up to the first live event (or the end when it went live).
+      const first = this.queue[this.head];
+      const until = first === undefined ? this.length : first.seq;
+      const to = Math.min(until, this.cursor + this.options.readChunk);
+      const maxBytes = this.options.readChunkBytes;
+      const chunk = await this.log.read(this.cursor, to, { maxBytes });
+      this.stop.signal.throwIfAborted();
+      this.cursor = chunk.at(-1)!.seq + 1;
+      return chunk;
+    }
+  }
+
+  poll(): readonly SessionEvent[] | 'wait' | 'read' {
+    for (;;) {
       this.stop.signal.throwIfAborted();
       if (this.overflow) throw this.tooSlow();
       const first = this.queue[this.head];
-      // Catch up from the backend up to the first live event (or the end when it went live).
       const until = first === undefined ? this.length : first.seq;
-      if (this.cursor < until) {
-        const to = Math.min(until, this.cursor + this.options.readChunk);
-        const maxBytes = this.options.readChunkBytes;
-        const chunk = await this.log.read(this.cursor, to, { maxBytes });
-        this.stop.signal.throwIfAborted();
-        this.cursor = chunk.at(-1)!.seq + 1;
-        return chunk;
-      }
+      if (this.cursor < until) return 'read';
       if (first === undefined) {
         if (this.ended) throw this.failure ?? this.closed();
-        await new Promise<void>((resolve) => (this.wakeUp = resolve));
-        continue;
+        return 'wait';
       }
       const taken = this.take();
       if (taken.length > 0) return taken;
     }
+  }
+
+  notify(wake: () => void): void {
+    this.notified = wake;
   }
 
   close(): void {
@@ -164,6 +180,9 @@ class LogFollow implements JournalFollow {
     const wakeUp = this.wakeUp;
     this.wakeUp = undefined;
     wakeUp?.();
+    const notified = this.notified;
+    this.notified = undefined;
+    notified?.();
   }
 
   private tooSlow(): JournalError {

@@ -73,6 +73,17 @@ export interface JournalFollow extends AsyncIterable<readonly SessionEvent[]> {
    * with the abort reason once the signal aborted.
    */
   next(): Promise<readonly SessionEvent[]>;
+  /**
+   * What `next()` would do now, without waiting: the live events it would resolve with
+   * (never empty), `'wait'` when it would wait for an append, `'read'` when a catch-up
+   * read is due (call `next()`). Throws what `next()` would reject with.
+   */
+  poll(): readonly SessionEvent[] | 'wait' | 'read';
+  /**
+   * Calls `wake` once, synchronously, at the next change that `poll()` may see: an
+   * append, the end of the journal, the abort. A later call replaces an earlier `wake`.
+   */
+  notify(wake: () => void): void;
   /** Ends the follow at once, releasing its tail and queue (as an abort of its signal does). */
   close(): void;
 }

@@ -26,11 +26,27 @@ export interface DirectStream<I extends DescMessage = DescMessage> {
    */
   readonly sharedKey: (message: object) => object | undefined;
   /**
-   * Starts the stream of responses to `request`. It stops when `signal` aborts (the
-   * client left, the host shuts down); a thrown error, here or from the iterator, ends
-   * the stream with its Connect code.
+   * Streams the responses to `request` into `sink` until it ends or `signal` aborts (the
+   * client left, the host shuts down); a thrown error ends the stream with its Connect
+   * code.
    */
-  start(request: MessageShape<I>, signal: AbortSignal): Promise<AsyncIterator<object>>;
+  serve(request: MessageShape<I>, signal: AbortSignal, sink: FrameSink): Promise<void>;
+}
+
+/** Where a direct stream writes its responses. */
+export interface FrameSink {
+  /**
+   * Writes `message` enveloped. False when the socket did not take it at once: await
+   * `drained()` before the next write. Throws when the client is gone.
+   */
+  write(message: object): boolean;
+  /**
+   * Resolves once the last write is flushed; rejects when the client left, or read
+   * nothing for the stall timeout (it is closed then).
+   */
+  drained(): Promise<void>;
+  /** Undefined while the loop's slice for writers has time left, else when to go on. */
+  pause(): Promise<void> | undefined;
 }
 
 /** What `serveDirectStream` needs from the server. */
@@ -92,21 +108,27 @@ export async function serveDirectStream(
   // A write that fails after the client left emits 'error'; the write itself reports it.
   res.on('error', () => {});
   let failure: ConnectError | undefined;
-  let responses: AsyncIterator<object> | undefined;
+  let pending: Promise<void> | undefined;
+  const sink: FrameSink = {
+    write(message) {
+      if (!res.headersSent) res.writeHead(200, streamHeaders);
+      const bytes = envelope(stream, message);
+      pending = writeChunk(res, bytes, () => closed, options.stallTimeoutMs);
+      if (pending === undefined) return true;
+      // Awaited by `drained()`; until then its rejection is not unhandled.
+      pending.catch(() => {});
+      if (closed) throw clientGone();
+      return false;
+    },
+    drained: () => pending ?? Promise.resolve(),
+    pause: () => options.slices.pause(),
+  };
   try {
     const refused = options.refuse(req);
     if (refused !== undefined) throw refused;
     const body = await readBody(req, options.readMaxBytes);
     const request = await parseBinaryEnvelope(body, stream.method, options.readMaxBytes);
-    responses = await stream.start(request, controller.signal);
-    for (let next = await responses.next(); next.done !== true; next = await responses.next()) {
-      if (!res.headersSent) res.writeHead(200, streamHeaders);
-      const bytes = envelope(stream, next.value);
-      const written = writeChunk(res, bytes, () => closed, options.stallTimeoutMs);
-      if (written !== undefined) await written;
-      const paused = options.slices.pause();
-      if (paused !== undefined) await paused;
-    }
+    await stream.serve(request, controller.signal, sink);
   } catch (error) {
     if (isStalledClient(error)) {
       options.log(`dsh: ${procedureOf(stream)}: closed a stream whose client stopped reading`);
@@ -120,7 +142,6 @@ export async function serveDirectStream(
   } finally {
     options.shutdown.removeEventListener('abort', onShutdown);
     res.off('close', onClose);
-    void responses?.return?.().catch(() => {});
   }
   if (closed) return;
   if (!res.headersSent) res.writeHead(200, streamHeaders);

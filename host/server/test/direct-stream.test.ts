@@ -4,7 +4,7 @@ import { ConnectError, createClient, type Client } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
 import { userMessage } from '@dsh/fixtures';
 import { FollowResponseSchema, SessionService } from '@dsh/gen/service';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { directStreamRequest } from '../src/direct-stream.js';
 import { iterate, startTestHost, take, type TestHost } from './test-host.js';
 
@@ -103,6 +103,38 @@ describe('Follow written directly', () => {
       expect(await frames(h2, batch)).toEqual(await frames(host.client, batch));
     }
   });
+
+  it.each([0, 100])(
+    'with max_batch_events %i, sends heartbeats while idle and live events as they come',
+    async (maxBatchEvents) => {
+      host = await startTestHost({ follow: { heartbeatMs: 50 } });
+      const journal = await host.store.create({ cwd: host.dir });
+      await journal.append([userMessage('before')]);
+      const sessionId = journal.header.sessionId;
+      const abort = new AbortController();
+      const stream = iterate(
+        host
+          .clientFor('connect-binary')
+          .follow({ sessionId, afterSeq: 0, maxBatchEvents }, { signal: abort.signal }),
+      );
+      const cases = async (n: number) => (await take(stream, n)).map((f) => f.frame.case);
+      expect(await cases(3)).toEqual(['opening', 'heartbeat', 'heartbeat']);
+      await journal.append([userMessage('a'), userMessage('b')]);
+      await journal.append([userMessage('c')]);
+      const seqs: number[] = [];
+      while (seqs.length < 3) {
+        const [frame] = await take(stream, 1);
+        if (frame!.frame.case === 'event') seqs.push(frame!.frame.value.event!.seq);
+        if (frame!.frame.case === 'events') {
+          seqs.push(...frame!.frame.value.events.map((entry) => entry.event!.seq));
+        }
+      }
+      expect(seqs).toEqual([1, 2, 3]);
+      expect(await cases(1)).toEqual(['heartbeat']);
+      abort.abort();
+      await vi.waitFor(() => expect(host!.server.stats().streams.follow).toBe(0));
+    },
+  );
 
   it('refuses a call without the token, and serves one with it', async () => {
     host = await startTestHost({ token: 'secret-token', follow: { heartbeatMs: 60_000 } });

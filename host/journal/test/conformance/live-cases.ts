@@ -63,6 +63,30 @@ export function liveCases(context: () => ConformanceContext): void {
       await vi.waitFor(() => expect(journal.tailCount).toBe(0));
     });
 
+    it('polls without waiting, and notifies at an append and at the abort', async () => {
+      const { backend } = context();
+      const log = await backend.create({ cwd: '/w', sessionId: 's' });
+      const written = await appendAll(log, conversation(3));
+      const journal = await openJournalStore(backend).open('s');
+      const stop = new AbortController();
+      const follow = await journal.follow(0, { ...followOptions, signal: stop.signal });
+      expect(follow.poll()).toBe('read');
+      const caught: number[] = [];
+      while (caught.length < written.length) caught.push(...seqs(await follow.next()));
+      expect(follow.poll()).toBe('wait');
+      const appended = new Promise<void>((resolve) => follow.notify(resolve));
+      await journal.append([userMessage('live')]);
+      await appended;
+      const live = follow.poll();
+      expect(typeof live === 'string' ? live : seqs(live)).toEqual([written.length]);
+      expect(follow.poll()).toBe('wait');
+      const aborted = new Promise<void>((resolve) => follow.notify(resolve));
+      stop.abort();
+      await aborted;
+      expect(() => follow.poll()).toThrow();
+      await vi.waitFor(() => expect(journal.tailCount).toBe(0));
+    });
+
     it('fails a follower that falls queueLimit events behind with too_slow', async () => {
       const { backend } = context();
       await backend.create({ cwd: '/w', sessionId: 's' });

@@ -2,7 +2,7 @@ import { create, type MessageInitShape } from '@bufbuild/protobuf';
 import { timestampNow } from '@bufbuild/protobuf/wkt';
 import type { SessionEvent } from '@dsh/gen/events';
 import { FollowResponseSchema, type FollowResponse } from '@dsh/gen/service';
-import { JournalError, lineLength, type Journal } from '@dsh/journal';
+import { JournalError, lineLength, type Journal, type JournalFollow } from '@dsh/journal';
 import { abortable, canceled } from './abortable.js';
 import { withEncoded } from './binary-wire.js';
 import { SharedFrames } from './shared-frames.js';
@@ -66,25 +66,13 @@ export async function* follow(
   };
   signal.addEventListener('abort', release, { once: true });
   try {
-    const { length } = following;
-    if (afterSeq !== undefined && afterSeq >= length) {
-      throw new JournalError(
-        'invalid_argument',
-        `after_seq ${afterSeq} is past the end of session ${journal.header.sessionId}: it has ` +
-          `${length} events${length > 0 ? ` (last seq ${length - 1})` : ''}; ` +
-          'follow with a smaller after_seq, or without it to start at seq 0',
-      );
-    }
-    yield frame({
-      case: 'opening',
-      value: { firstSeq: from, lastSeq: length > 0 ? length - 1 : undefined },
-    });
+    yield openingFrame(journal, following, afterSeq);
     let next: Promise<readonly SessionEvent[]> | undefined;
     for (;;) {
       next ??= following.next();
       const events = await abortable(idleOrNext(next, options.heartbeatMs), signal);
       if (events === undefined) {
-        yield frame({ case: 'heartbeat', value: { time: timestampNow() } });
+        yield heartbeatFrame();
         continue;
       }
       next = undefined;
@@ -106,6 +94,31 @@ export async function* follow(
     signal.removeEventListener('abort', release);
     release();
   }
+}
+
+/**
+ * The first frame of a follow from `afterSeq + 1` (seq 0 when absent), or the
+ * `invalid_argument` error of an `afterSeq` past the journal's end.
+ */
+export function openingFrame(
+  journal: Journal,
+  following: JournalFollow,
+  afterSeq: number | undefined,
+): FollowResponse {
+  const { length } = following;
+  if (afterSeq !== undefined && afterSeq >= length) {
+    throw new JournalError(
+      'invalid_argument',
+      `after_seq ${afterSeq} is past the end of session ${journal.header.sessionId}: it has ` +
+        `${length} events${length > 0 ? ` (last seq ${length - 1})` : ''}; ` +
+        'follow with a smaller after_seq, or without it to start at seq 0',
+    );
+  }
+  const firstSeq = afterSeq === undefined ? 0 : afterSeq + 1;
+  return frame({
+    case: 'opening',
+    value: { firstSeq, lastSeq: length > 0 ? length - 1 : undefined },
+  });
 }
 
 /** What a follow stream counts itself in, how it paces, and how its frames travel. */
@@ -171,7 +184,7 @@ const sharedFrames = new SharedFrames(64, 16 * 1024 * 1024);
  * shared with the followers that send the same run: an `event` frame when the stream
  * does not batch, else an `events` frame.
  */
-function encodedFrame(
+export function encodedFrame(
   events: readonly SessionEvent[],
   start: number,
   end: number,
@@ -179,6 +192,10 @@ function encodedFrame(
 ): FollowResponse {
   return withEncoded(frame(undefined), sharedFrames.record(events, start, end, maxBatch > 1));
 }
+
+/** A heartbeat frame, stamped now. */
+export const heartbeatFrame = (): FollowResponse =>
+  frame({ case: 'heartbeat', value: { time: timestampNow() } });
 
 /** `next`'s events, or undefined when none came within `idleMs`. */
 function idleOrNext(
