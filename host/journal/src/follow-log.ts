@@ -14,6 +14,7 @@ export async function followLog(
   log: JournalLog,
   from: number,
   options: FollowOptions,
+  read: ChunkRead = (start, end, readOptions) => log.read(start, end, readOptions),
 ): Promise<JournalFollow> {
   options.signal.throwIfAborted();
   const stop = new AbortController();
@@ -23,7 +24,7 @@ export async function followLog(
   try {
     const live = await tail.next();
     const { length } = await log.head();
-    const follow = new LogFollow(log, from, length, options, stop, tail, onAbort);
+    const follow = new LogFollow(log, read, from, length, options, stop, tail, onAbort);
     if (live.done !== true) follow.accept(live.value);
     else follow.end(undefined);
     return follow;
@@ -33,6 +34,13 @@ export async function followLog(
     throw error;
   }
 }
+
+/** A catch-up read of `[from, to)` (`JournalLog.read`). */
+export type ChunkRead = (
+  from: number,
+  to: number,
+  options: { maxBytes: number },
+) => Promise<SessionEvent[]>;
 
 class LogFollow implements JournalFollow {
   /** Live events not yet taken: queue[head..]. Compacted as it drains. */
@@ -46,6 +54,7 @@ class LogFollow implements JournalFollow {
 
   constructor(
     private readonly log: JournalLog,
+    private readonly read: ChunkRead,
     /** The next seq to hand out. */
     private cursor: number,
     readonly length: number,
@@ -78,9 +87,12 @@ class LogFollow implements JournalFollow {
       // Catch up from the backend up to the first live event (or the end when it went live).
       const first = this.queue[this.head];
       const until = first === undefined ? this.length : first.seq;
-      const to = Math.min(until, this.cursor + this.options.readChunk);
+      // Chunks end at multiples of `readChunk`, so followers catching up from different
+      // seqs meet on the same reads (which the journal may share).
+      const { readChunk } = this.options;
+      const to = Math.min(until, (Math.floor(this.cursor / readChunk) + 1) * readChunk);
       const maxBytes = this.options.readChunkBytes;
-      const chunk = await this.log.read(this.cursor, to, { maxBytes });
+      const chunk = await this.read(this.cursor, to, { maxBytes });
       this.stop.signal.throwIfAborted();
       this.cursor = chunk.at(-1)!.seq + 1;
       return chunk;

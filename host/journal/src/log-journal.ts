@@ -13,7 +13,7 @@ import {
   type JournalPage,
   type ReadOptions,
 } from './journal-types.js';
-import { PageMemo } from './page-memo.js';
+import { PageMemo, chunkMemo } from './page-memo.js';
 import type { ProjectionRegistry } from './projections/index.js';
 import { readPage } from './read-page.js';
 
@@ -40,6 +40,8 @@ export class LogJournal implements Journal {
     private readonly summarize?: () => Promise<JournalSummary | undefined>,
     /** The store's recently read pages, shared by requests for the same page. */
     private readonly pages = new PageMemo({ pages: 1, bytes: 4 << 20 }),
+    /** The store's recent catch-up reads of follow streams, shared the same way. */
+    private readonly chunks = chunkMemo({ pages: 4, bytes: 4 << 20 }),
   ) {
     this.known = head;
     this.cursor = head.length;
@@ -130,7 +132,13 @@ export class LogJournal implements Journal {
   }
 
   follow(from: number, options: FollowOptions): Promise<JournalFollow> {
-    return followLog(this.log, from, options);
+    // Followers catching up over the same chunks share one read and its event objects
+    // (whose wire encodings are then built once for all of them).
+    return followLog(this.log, from, options, (start, end, { maxBytes }) =>
+      this.chunks.get(`${this.header.sessionId}:${start}:${end}:${maxBytes}`, () =>
+        this.log.read(start, end, { maxBytes }),
+      ),
+    );
   }
 
   private noteDurable(events: readonly SessionEvent[]): void {

@@ -2,7 +2,7 @@ import type { JournalBackend, JournalLog, JournalSummary, StoreChange } from './
 import type { CreateJournal, Journal, JournalPage, JournalStore } from './journal-types.js';
 import { checkPageRequest } from './page-range.js';
 import { LogJournal } from './log-journal.js';
-import { PageMemo } from './page-memo.js';
+import { PageMemo, chunkMemo } from './page-memo.js';
 
 /** Options of `openJournalStore`. */
 export interface OpenJournalStoreOptions {
@@ -31,6 +31,8 @@ class BackendJournalStore implements JournalStore {
   private readonly opening = new Map<string, Promise<Journal>>();
   /** Pages read lately, across sessions (`PageMemo`). */
   private readonly pages = new PageMemo({ pages: 16, bytes: 16 << 20 });
+  /** Catch-up reads of follow streams lately, across sessions (32 chunks, 8 MiB of lines). */
+  private readonly chunks = chunkMemo({ pages: 32, bytes: 8 << 20 });
 
   constructor(
     private readonly backend: JournalBackend,
@@ -109,6 +111,7 @@ class BackendJournalStore implements JournalStore {
           await log.head(),
           () => this.backend.summary(sessionId),
           this.pages,
+          this.chunks,
         );
         if (!journal.readOnly && this.onFirstOpen !== undefined) {
           await this.onFirstOpen(journal).catch((error: unknown) => {

@@ -1,10 +1,12 @@
 import { lineLength } from './event-line-bytes.js';
+import type { SessionEvent } from '@dsh/gen/events';
 import type { JournalPage } from './journal-types.js';
 
-/** What a `PageMemo` keeps at most: whichever bound is reached first. */
+/** What a memo keeps at most: whichever bound is reached first. */
 export interface PageMemoLimits {
+  /** Entries (pages, or read chunks). */
   readonly pages: number;
-  /** Journal line bytes of the kept pages' events (an event of unknown size counts 64 KiB). */
+  /** Journal line bytes of the kept events (an event of unknown size counts 64 KiB). */
   readonly bytes: number;
 }
 
@@ -12,60 +14,87 @@ export interface PageMemoLimits {
 const unknownLineBytes = 64 * 1024;
 
 /**
- * The most recently read pages of a store's journals, shared by every request for the
- * same page while its journal has the same length: a crowd opening a session at once (a
- * link passed around, clients reconnecting after a host restart) costs one read and one
- * decode instead of one each. Journals are append-only, so a page is fully named by its
- * session, its request and the length it was read at. A read in flight is shared too; a
- * failed one is forgotten at once. One memo serves a whole store, so what it holds stays
- * within its limits however many sessions have been read.
+ * The most recently read results of a store's journals by name, shared by every request
+ * for the same name: a crowd opening a session at once (a link passed around, clients
+ * reconnecting after a host restart) costs one read and one decode instead of one each.
+ * Journals are append-only, so a name that says what was read (and, for a page, at which
+ * length) names the result for good. A read in flight is shared too; a failed one is
+ * forgotten at once. One memo serves a whole store, so what it holds stays within its
+ * limits however many sessions have been read. Each caller gets its own copy (`copy`);
+ * the events are shared and never changed.
  */
-export class PageMemo {
+export class ReadMemo<T> {
   /** Least recently used first; `bytes` is undefined while the read is in flight. */
-  private readonly pages = new Map<string, { page: Promise<JournalPage>; bytes?: number }>();
+  private readonly reads = new Map<string, { value: Promise<T>; bytes?: number }>();
   private bytes = 0;
 
-  constructor(private readonly limits: PageMemoLimits) {}
+  constructor(
+    private readonly limits: PageMemoLimits,
+    private readonly eventsOf: (value: T) => readonly SessionEvent[],
+    private readonly copy: (value: T) => T,
+  ) {}
 
-  /** The page for `key` read at `length`, from `read` unless it is remembered. */
-  get(key: string, length: number, read: () => Promise<JournalPage>): Promise<JournalPage> {
-    const name = `${length}:${key}`;
-    let entry = this.pages.get(name);
+  /** The result named `name`, from `read` unless it is remembered. */
+  get(name: string, read: () => Promise<T>): Promise<T> {
+    let entry = this.reads.get(name);
     if (entry === undefined) {
-      const kept: { page: Promise<JournalPage>; bytes?: number } = { page: read() };
+      const kept: { value: Promise<T>; bytes?: number } = { value: read() };
       entry = kept;
-      kept.page.then(
-        (page) => {
-          if (this.pages.get(name) !== kept) return;
-          kept.bytes = pageBytes(page);
+      kept.value.then(
+        (value) => {
+          if (this.reads.get(name) !== kept) return;
+          kept.bytes = eventBytes(this.eventsOf(value));
           this.bytes += kept.bytes;
           this.trim();
         },
         () => {
-          if (this.pages.get(name) === kept) this.pages.delete(name);
+          if (this.reads.get(name) === kept) this.reads.delete(name);
         },
       );
     } else {
-      this.pages.delete(name);
+      this.reads.delete(name);
     }
-    this.pages.set(name, entry);
+    this.reads.set(name, entry);
     this.trim();
-    // Each caller gets its own array: the events are shared and never changed.
-    return entry.page.then((p) => ({ ...p, events: p.events.slice() }));
+    return entry.value.then(this.copy);
   }
 
-  /** Drops the least recently used pages until both limits hold. */
+  /** Drops the least recently used results until both limits hold. */
   private trim(): void {
-    for (const [name, entry] of this.pages) {
-      if (this.pages.size <= this.limits.pages && this.bytes <= this.limits.bytes) return;
-      this.pages.delete(name);
+    for (const [name, entry] of this.reads) {
+      if (this.reads.size <= this.limits.pages && this.bytes <= this.limits.bytes) return;
+      this.reads.delete(name);
       this.bytes -= entry.bytes ?? 0;
     }
   }
 }
 
-function pageBytes(page: JournalPage): number {
+/** Pages by session, request and the journal length they were read at (`ReadMemo`). */
+export class PageMemo {
+  private readonly memo: ReadMemo<JournalPage>;
+
+  constructor(limits: PageMemoLimits) {
+    this.memo = new ReadMemo(limits, (page) => page.events, copyPage);
+  }
+
+  /** The page for `key` read at `length`, from `read` unless it is remembered. */
+  get(key: string, length: number, read: () => Promise<JournalPage>): Promise<JournalPage> {
+    return this.memo.get(`${length}:${key}`, read);
+  }
+}
+
+/** Catch-up chunks of follow streams by session and range (`ReadMemo`). */
+export const chunkMemo = (limits: PageMemoLimits): ReadMemo<SessionEvent[]> =>
+  new ReadMemo<SessionEvent[]>(
+    limits,
+    (events) => events,
+    (events) => events.slice(),
+  );
+
+const copyPage = (page: JournalPage): JournalPage => ({ ...page, events: page.events.slice() });
+
+function eventBytes(events: readonly SessionEvent[]): number {
   let bytes = 0;
-  for (const event of page.events) bytes += lineLength(event) ?? unknownLineBytes;
+  for (const event of events) bytes += lineLength(event) ?? unknownLineBytes;
   return bytes;
 }

@@ -87,6 +87,46 @@ export function liveCases(context: () => ConformanceContext): void {
       await vi.waitFor(() => expect(journal.tailCount).toBe(0));
     });
 
+    it('shares catch-up reads between followers that start at different seqs', async () => {
+      const { backend } = context();
+      const log = await backend.create({ cwd: '/w', sessionId: 's' });
+      const written = await appendAll(log, conversation(60));
+      const reads: string[] = [];
+      const counted = new Proxy(backend, {
+        get(target, key) {
+          if (key !== 'open') return Reflect.get(target, key, target) as unknown;
+          return async (sessionId: string) =>
+            new Proxy(await target.open(sessionId), {
+              get(opened, name) {
+                const value = Reflect.get(opened, name, opened) as unknown;
+                if (name !== 'read' || typeof value !== 'function') {
+                  return typeof value === 'function' ? value.bind(opened) : value;
+                }
+                return (from: number, to: number, options?: object) => {
+                  reads.push(`${from}-${to}`);
+                  return value.call(opened, from, to, options) as unknown;
+                };
+              },
+            });
+        },
+      });
+      const journal = await openJournalStore(counted).open('s');
+      reads.length = 0;
+      const stop = new AbortController();
+      const early = await journal.follow(10, { ...followOptions, signal: stop.signal });
+      const later = await journal.follow(40, { ...followOptions, signal: stop.signal });
+      const got = { early: [] as SessionEvent[], later: [] as SessionEvent[] };
+      while (got.early.length < written.length - 10) got.early.push(...(await early.next()));
+      while (got.later.length < written.length - 40) got.later.push(...(await later.next()));
+      expect(seqs(got.later)).toEqual(range(40, written.length));
+      // The later follower's first chunk ends where the early one's does; then they share.
+      expect(reads.filter((range) => !range.startsWith('10-'))).toContain('40-64');
+      expect(new Set(reads).size).toBe(reads.length);
+      expect(got.later.slice(24)).toEqual(got.early.slice(54));
+      expect(got.later[24]).toBe(got.early[54]);
+      stop.abort();
+    });
+
     it('fails a follower that falls queueLimit events behind with too_slow', async () => {
       const { backend } = context();
       await backend.create({ cwd: '/w', sessionId: 's' });
