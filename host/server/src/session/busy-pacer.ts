@@ -14,16 +14,21 @@ export interface BusyPacer {
 }
 
 /** Event loop utilization below this adds no pause. */
-const calmUtilization = 0.75;
+const calmUtilization = 0.85;
+/** Up to this utilization the pause stays within `kneeShare` of the longest. */
+const kneeUtilization = 0.95;
+const kneeShare = 0.25;
 
 /**
  * Samples the event loop's utilization every `periodMs` and turns it into a pause
  * that batching follow streams take between live frames: none while the loop is below
- * 75% busy, rising linearly to `maxGapMs` at 100%. A saturated host then sends each
- * follower fewer, larger frames (its events wait in the follow's queue and leave
- * together) instead of falling ever further behind one frame per event, and accepts,
- * Page and Prompt keep getting turns of the loop. The streams that pause wake together
- * on one beat, so followers in step take the same events and share their frame's bytes.
+ * 85% busy, at most a quarter of `maxGapMs` up to 95% (a loaded host that keeps up adds
+ * little latency), and up to `maxGapMs` as it nears saturation. A saturated host then
+ * sends each follower fewer, larger frames (its events wait in the follow's queue and
+ * leave together) instead of falling ever further behind one frame per event, and
+ * accepts, Page and Prompt keep getting turns of the loop. The streams that pause wake
+ * together on one beat, so followers in step take the same events and share their
+ * frame's bytes.
  */
 export function createBusyPacer(maxGapMs: number, periodMs = 100): BusyPacer {
   let last = performance.eventLoopUtilization();
@@ -54,6 +59,11 @@ export function createBusyPacer(maxGapMs: number, periodMs = 100): BusyPacer {
 /** The pause for a loop `utilization` (0..1) busy: see `createBusyPacer`. */
 export function pauseFor(utilization: number, maxGapMs: number): number {
   if (!(utilization > calmUtilization)) return 0;
-  const busy = Math.min(1, (utilization - calmUtilization) / (1 - calmUtilization));
-  return Math.round(busy * maxGapMs);
+  const knee = maxGapMs * kneeShare;
+  if (utilization <= kneeUtilization) {
+    const share = (utilization - calmUtilization) / (kneeUtilization - calmUtilization);
+    return Math.round(share * knee);
+  }
+  const busy = Math.min(1, (utilization - kneeUtilization) / (1 - kneeUtilization));
+  return Math.round(knee + busy * (maxGapMs - knee));
 }
