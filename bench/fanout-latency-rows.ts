@@ -56,7 +56,6 @@ export async function latencyRows(
     const events = done.reduce((sum, r) => sum + r.events, 0);
     const reconnects = done.reduce((sum, r) => sum + r.reconnects, 0);
     const label = `${followers.toLocaleString('en-US')} followers${readerLabel(reader)}`;
-    if (process.env.PCTS) console.log('PCTS', [50, 75, 90, 95, 97, 98, 99, 99.5, 99.9].map((p) => `${p}:${percentile(latencies, p).toFixed(0)}`).join(' '));
     const target =
       reader === 'connect'
         ? "the same load read by Connect clients, for the clients' share of the 2 cores"
@@ -80,7 +79,11 @@ export async function latencyRows(
         name: `append-to-receive p99, ${label}`,
         value: percentile(latencies, 99),
         unit: 'ms',
-        note: [target, `max ${percentile(latencies, 100).toFixed(1)} ms`, load()]
+        note: [
+          target,
+          `p90 ${percentile(latencies, 90).toFixed(1)} ms, p99.9 ${percentile(latencies, 99.9).toFixed(1)} ms, max ${percentile(latencies, 100).toFixed(1)} ms`,
+          load(),
+        ]
           .filter(Boolean)
           .join('; '),
       },
