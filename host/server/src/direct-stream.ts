@@ -84,9 +84,10 @@ const endStream = createEndStreamSerialization(undefined);
 
 /**
  * Serves one direct stream: checks access, reads the one enveloped request message,
- * writes each response as it comes (waiting for `drain` when the client is slow, closing
- * it after `stallTimeoutMs` without progress, yielding the loop between slices), and
- * ends with the Connect end-stream message, carrying the error when the stream failed.
+ * runs the stream with a sink that envelopes and writes each response (its `drained()`
+ * closes a client that read nothing for `stallTimeoutMs`; its `pause()` shares the
+ * loop's slices with every other writer), and ends with the Connect end-stream message,
+ * carrying the error when the stream failed.
  * A client that leaves aborts the stream's signal, so it releases what it holds.
  */
 export async function serveDirectStream(
