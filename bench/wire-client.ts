@@ -116,8 +116,6 @@ export function followFrameEvents(bytes: Uint8Array): WireEvent[] | 'opening' {
   return out;
 }
 
-const path = (method: string): string => `/${SessionService.typeName}/${method}`;
-
 function enveloped(message: Uint8Array): Buffer {
   const out = Buffer.alloc(5 + message.length);
   out.writeUInt32BE(message.length, 1);
@@ -150,42 +148,33 @@ export function followOverWire(
   signal: AbortSignal,
 ): Promise<WireEnd> {
   const body = enveloped(toBinary(FollowRequestSchema, create(FollowRequestSchema, params)));
-  return new Promise((resolve, reject) => {
-    const req = request(new URL(path('Follow'), url), {
-      method: 'POST',
-      signal,
-      headers: {
-        'content-type': 'application/connect+proto',
-        'connect-protocol-version': '1',
-        'content-length': body.length,
-      },
-    });
-    req.on('error', reject);
-    req.on('response', (res) => {
-      if (res.statusCode !== 200) return void failResponse(res, reject);
-      let pending: Buffer = Buffer.alloc(0);
-      res.on('data', (chunk: Buffer) => {
-        pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-        let at = 0;
-        while (pending.length - at >= 5) {
-          const flags = pending[at]!;
-          const length = pending.readUInt32BE(at + 1);
-          if (pending.length - at - 5 < length) break;
-          const message = pending.subarray(at + 5, at + 5 + length);
-          at += 5 + length;
-          if ((flags & 2) === 2) return void resolve(endStream(message));
-          if ((flags & 1) === 1) return void reject(new Error('a compressed frame, not asked for'));
-          const frame = followFrameEvents(message);
-          if (frame === 'opening') on.opening();
-          else if (frame.length > 0) on.events(frame);
-        }
-        pending = pending.subarray(at);
-      });
-      res.on('end', () => resolve({ ok: false, code: 'unknown', message: 'no end-stream' }));
-      res.on('error', reject);
-    });
-    req.end(body);
-  });
+  const headers = { 'content-type': 'application/connect+proto' };
+  return post(url, 'Follow', body, headers, signal).then(
+    (res) =>
+      new Promise((resolve, reject) => {
+        let pending: Buffer = Buffer.alloc(0);
+        res.on('data', (chunk: Buffer) => {
+          pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+          let at = 0;
+          while (pending.length - at >= 5) {
+            const flags = pending[at]!;
+            const length = pending.readUInt32BE(at + 1);
+            if (pending.length - at - 5 < length) break;
+            const message = pending.subarray(at + 5, at + 5 + length);
+            at += 5 + length;
+            if ((flags & 2) === 2) return void resolve(endStream(message));
+            if ((flags & 1) === 1)
+              return void reject(new Error('a compressed frame, not asked for'));
+            const frame = followFrameEvents(message);
+            if (frame === 'opening') on.opening();
+            else if (frame.length > 0) on.events(frame);
+          }
+          pending = pending.subarray(at);
+        });
+        res.on('end', () => resolve({ ok: false, code: 'unknown', message: 'no end-stream' }));
+        res.on('error', reject);
+      }),
+  );
 }
 
 function endStream(json: Uint8Array): WireEnd {
@@ -196,12 +185,35 @@ function endStream(json: Uint8Array): WireEnd {
   return { ok: false, code: parsed.error.code ?? 'unknown', message: parsed.error.message ?? '' };
 }
 
-function failResponse(res: IncomingMessage, reject: (error: Error) => void): void {
-  const parts: Buffer[] = [];
-  res.on('data', (chunk: Buffer) => parts.push(chunk));
-  res.on('end', () =>
-    reject(new Error(`HTTP ${res.statusCode}: ${Buffer.concat(parts).toString('utf8')}`)),
-  );
+/**
+ * POSTs `body` to the RPC `method` over HTTP/1.1 (the global keep-alive agent) with the
+ * Connect protocol version and `headers`: resolves with the response once it is a 200,
+ * rejects with the status and body of any other, or on a transport error.
+ */
+function post(
+  url: string,
+  method: string,
+  body: Uint8Array,
+  headers: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const req = request(new URL(`/${SessionService.typeName}/${method}`, url), {
+      method: 'POST',
+      signal,
+      headers: { ...headers, 'connect-protocol-version': '1', 'content-length': body.length },
+    });
+    req.on('error', reject);
+    req.on('response', (res) => {
+      if (res.statusCode === 200) return resolve(res);
+      const parts: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => parts.push(chunk));
+      res.on('end', () =>
+        reject(new Error(`HTTP ${res.statusCode}: ${Buffer.concat(parts).toString('utf8')}`)),
+      );
+    });
+    req.end(body);
+  });
 }
 
 /**
@@ -210,36 +222,26 @@ function failResponse(res: IncomingMessage, reject: (error: Error) => void): voi
  * gzip as the Connect client and browsers do, so the host compresses the answer alike.
  */
 export function pageOverWire(url: string, sessionId: string): Promise<number> {
-  const body = Buffer.from(toBinary(PageRequestSchema, create(PageRequestSchema, { sessionId })));
-  return new Promise((resolve, reject) => {
-    const req = request(new URL(path('Page'), url), {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/proto',
-        'connect-protocol-version': '1',
-        'accept-encoding': 'gzip',
-        'content-length': body.length,
-      },
-    });
-    req.on('error', reject);
-    req.on('response', (res) => {
-      if (res.statusCode !== 200) return void failResponse(res, reject);
-      const parts: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => parts.push(chunk));
-      res.on('end', () => {
-        const bytes = Buffer.concat(parts);
-        const gzipped = res.headers['content-encoding'] === 'gzip';
-        const reader = new BinaryReader(gzipped ? gunzipSync(bytes) : bytes);
-        let events = 0;
-        while (reader.pos < reader.len) {
-          const [no, type] = reader.tag();
-          if (no === pageEvents) events++;
-          reader.skip(type, no);
-        }
-        resolve(events);
-      });
-      res.on('error', reject);
-    });
-    req.end(body);
-  });
+  const body = toBinary(PageRequestSchema, create(PageRequestSchema, { sessionId }));
+  const headers = { 'content-type': 'application/proto', 'accept-encoding': 'gzip' };
+  return post(url, 'Page', body, headers).then(
+    (res) =>
+      new Promise((resolve, reject) => {
+        const parts: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => parts.push(chunk));
+        res.on('end', () => {
+          const bytes = Buffer.concat(parts);
+          const gzipped = res.headers['content-encoding'] === 'gzip';
+          const reader = new BinaryReader(gzipped ? gunzipSync(bytes) : bytes);
+          let events = 0;
+          while (reader.pos < reader.len) {
+            const [no, type] = reader.tag();
+            if (no === pageEvents) events++;
+            reader.skip(type, no);
+          }
+          resolve(events);
+        });
+        res.on('error', reject);
+      }),
+  );
 }

@@ -2,12 +2,12 @@ import type { SessionEvent } from '@dsh/gen/events';
 import type { FollowRequest } from '@dsh/gen/service';
 import type { Journal, JournalFollow } from '@dsh/journal';
 import type { FrameSink } from '../direct-stream.js';
-import { abortable, canceled } from './abortable.js';
+import { canceled } from './abortable.js';
 import {
   batchEnd,
   encodedFrame,
   heartbeatFrame,
-  maxBatchEvents,
+  openFollow,
   openingFrame,
   type FollowExtras,
   type FollowOptions,
@@ -33,26 +33,20 @@ export async function followDirect(
   idle: IdleTicker,
   { counter, pace }: Omit<FollowExtras, 'binary'> = {},
 ): Promise<void> {
-  const { afterSeq } = request;
-  const maxBatch = Math.min(request.maxBatchEvents ?? 0, maxBatchEvents);
-  const from = afterSeq === undefined ? 0 : afterSeq + 1;
-  const following = await abortable(journal.follow(from, { ...options, signal }), signal);
-  counter?.opened('follow');
-  let released = false;
-  const release = (): void => {
-    if (released) return;
-    released = true;
-    following.close();
-    counter?.closed('follow');
-  };
-  signal.addEventListener('abort', release, { once: true });
+  const { following, maxBatch, release } = await openFollow(
+    journal,
+    request,
+    options,
+    signal,
+    counter,
+  );
   const write = async (message: object): Promise<void> => {
     if (!sink.write(message)) await sink.drained();
     const paused = sink.pause();
     if (paused !== undefined) await paused;
   };
   try {
-    await write(openingFrame(journal, following, afterSeq));
+    await write(openingFrame(journal, following, request.afterSeq));
     for (;;) {
       const now = following.poll();
       if (now === 'wait') {
@@ -67,7 +61,6 @@ export async function followDirect(
       if (beat !== undefined) await beat;
     }
   } finally {
-    signal.removeEventListener('abort', release);
     release();
   }
 }

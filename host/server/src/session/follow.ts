@@ -49,24 +49,18 @@ export async function* follow(
   signal: AbortSignal,
   { counter, pace, binary = false }: FollowExtras = {},
 ): AsyncGenerator<FollowResponse, void, undefined> {
-  const { afterSeq } = request;
-  const maxBatch = Math.min(request.maxBatchEvents ?? 0, maxBatchEvents);
-  const from = afterSeq === undefined ? 0 : afterSeq + 1;
-  const following = await abortable(journal.follow(from, { ...options, signal }), signal);
-  counter?.opened('follow');
   // The events being sent, dropped at once on abort.
   let sending: readonly SessionEvent[] = [];
-  let released = false;
-  const release = (): void => {
-    if (released) return;
-    released = true;
-    following.close();
-    sending = [];
-    counter?.closed('follow');
-  };
-  signal.addEventListener('abort', release, { once: true });
+  const { following, maxBatch, release } = await openFollow(
+    journal,
+    request,
+    options,
+    signal,
+    counter,
+    () => (sending = []),
+  );
   try {
-    yield openingFrame(journal, following, afterSeq);
+    yield openingFrame(journal, following, request.afterSeq);
     let next: Promise<readonly SessionEvent[]> | undefined;
     for (;;) {
       next ??= following.next();
@@ -91,9 +85,49 @@ export async function* follow(
       if (beat !== undefined) await abortable(beat, signal);
     }
   } finally {
-    signal.removeEventListener('abort', release);
     release();
   }
+}
+
+/** A journal follow opened for one stream (`openFollow`). */
+export interface OpenedFollow {
+  readonly following: JournalFollow;
+  /** The events of one frame at most: `max_batch_events`, capped at `maxBatchEvents`. */
+  readonly maxBatch: number;
+  /** Closes the follow once; run at `signal`'s abort, and by the stream when it ends. */
+  release(): void;
+}
+
+/**
+ * Opens the journal follow of a Follow request (from `afterSeq + 1`, or seq 0) and counts
+ * it in `counter` until it is released: the moment `signal` aborts, even while the
+ * stream is suspended on a blocked write, or when the stream calls `release`.
+ * `onRelease` drops what the stream holds.
+ */
+export async function openFollow(
+  journal: Journal,
+  request: FollowFrom,
+  options: FollowOptions,
+  signal: AbortSignal,
+  counter: StreamCounter | undefined,
+  onRelease?: () => void,
+): Promise<OpenedFollow> {
+  const { afterSeq } = request;
+  const maxBatch = Math.min(request.maxBatchEvents ?? 0, maxBatchEvents);
+  const from = afterSeq === undefined ? 0 : afterSeq + 1;
+  const following = await abortable(journal.follow(from, { ...options, signal }), signal);
+  counter?.opened('follow');
+  let released = false;
+  const release = (): void => {
+    if (released) return;
+    released = true;
+    signal.removeEventListener('abort', release);
+    following.close();
+    onRelease?.();
+    counter?.closed('follow');
+  };
+  signal.addEventListener('abort', release, { once: true });
+  return { following, maxBatch, release };
 }
 
 /**
