@@ -1,36 +1,31 @@
 import type { SessionEvent } from '@dsh/gen/events';
 import type { JournalLog } from './journal-backend.js';
 import { JournalError, type FollowOptions, type JournalFollow } from './journal-types.js';
+import type { LiveWindow, WindowReader } from './live-window.js';
 
 /**
- * Follows `log` from seq `from`: opens its tail, waits until it is live, reads the end,
- * then serves catch-up reads from the backend up to the first live event (one bounded
- * chunk per `next()`, so a slow reader costs one chunk) and the live events after them,
- * dropping repeats by seq and filling any hole with a read. Live events are taken off
- * the tail as they come, so the backend never holds them; past `queueLimit` untaken ones
- * the follow fails with `too_slow`. Everything is released when the signal aborts.
+ * Follows `log` from seq `from` through `window`, the live events its follows share:
+ * joins it once its tail is live, reads the end, then serves catch-up reads from the
+ * backend up to the first live event (one bounded chunk per `next()`, so a slow reader
+ * costs one chunk) and the live events after them, dropping repeats by seq and filling
+ * any hole with a read. Past `queueLimit` untaken live events the follow fails with
+ * `too_slow`. Everything is released when the signal aborts.
  */
 export async function followLog(
   log: JournalLog,
+  window: LiveWindow,
   from: number,
   options: FollowOptions,
   read: ChunkRead = (start, end, readOptions) => log.read(start, end, readOptions),
 ): Promise<JournalFollow> {
   options.signal.throwIfAborted();
-  const stop = new AbortController();
-  const onAbort = (): void => stop.abort(options.signal.reason);
-  options.signal.addEventListener('abort', onAbort, { once: true });
-  const tail = log.tail(from, { signal: stop.signal })[Symbol.asyncIterator]();
+  const reader = await window.join(options.queueLimit);
   try {
-    const live = await tail.next();
+    options.signal.throwIfAborted();
     const { length } = await log.head();
-    const follow = new LogFollow(log, read, from, length, options, stop, tail, onAbort);
-    if (live.done !== true) follow.accept(live.value);
-    else follow.end(undefined);
-    return follow;
+    return new LogFollow(log, window, reader, read, from, length, options);
   } catch (error) {
-    options.signal.removeEventListener('abort', onAbort);
-    stop.abort(error);
+    window.leave(reader);
     throw error;
   }
 }
@@ -43,50 +38,47 @@ export type ChunkRead = (
 ) => Promise<SessionEvent[]>;
 
 class LogFollow implements JournalFollow {
-  /** Live events not yet taken: queue[head..]. Compacted as it drains. */
-  private queue: SessionEvent[] = [];
-  private head = 0;
-  private overflow = false;
-  private ended = false;
-  private failure: unknown;
+  private readonly stop = new AbortController();
   private wakeUp: (() => void) | undefined;
   private notified: (() => void) | undefined;
 
   constructor(
     private readonly log: JournalLog,
+    private readonly window: LiveWindow,
+    private readonly reader: WindowReader,
     private readonly read: ChunkRead,
     /** The next seq to hand out. */
     private cursor: number,
     readonly length: number,
     private readonly options: FollowOptions,
-    private readonly stop: AbortController,
-    tail: AsyncIterator<readonly SessionEvent[]>,
-    onAbort: () => void,
   ) {
-    stop.signal.addEventListener(
+    const onAbort = (): void => this.stop.abort(options.signal.reason);
+    options.signal.addEventListener('abort', onAbort, { once: true });
+    this.stop.signal.addEventListener(
       'abort',
       () => {
         options.signal.removeEventListener('abort', onAbort);
-        this.queue = [];
-        this.head = 0;
+        window.leave(reader);
         this.wake();
       },
       { once: true },
     );
-    void this.pump(tail);
+    if (options.signal.aborted) onAbort();
   }
 
   async next(): Promise<readonly SessionEvent[]> {
     for (;;) {
       const now = this.poll();
       if (now === 'wait') {
-        await new Promise<void>((resolve) => (this.wakeUp = resolve));
+        await new Promise<void>((resolve) => {
+          this.wakeUp = resolve;
+          this.window.wait(this.reader, () => this.wake());
+        });
         continue;
       }
       if (now !== 'read') return now;
       // Catch up from the backend up to the first live event (or the end when it went live).
-      const first = this.queue[this.head];
-      const until = first === undefined ? this.length : first.seq;
+      const until = this.window.at(this.reader.pos)?.seq ?? this.length;
       // Chunks end at multiples of `readChunk`, so followers catching up from different
       // seqs meet on the same reads (which the journal may share).
       const { readChunk } = this.options;
@@ -102,21 +94,27 @@ class LogFollow implements JournalFollow {
   poll(): readonly SessionEvent[] | 'wait' | 'read' {
     for (;;) {
       this.stop.signal.throwIfAborted();
-      if (this.overflow) throw this.tooSlow();
-      const first = this.queue[this.head];
+      const { window, reader } = this;
+      if (window.behind(reader)) throw this.tooSlow();
+      const first = window.at(reader.pos);
       const until = first === undefined ? this.length : first.seq;
       if (this.cursor < until) return 'read';
       if (first === undefined) {
-        if (this.ended) throw this.failure ?? this.closed();
+        const ended = window.ended;
+        if (ended !== undefined) throw ended.failure ?? this.closed();
         return 'wait';
       }
-      const taken = this.take();
-      if (taken.length > 0) return taken;
+      const taken = window.take(reader, this.cursor);
+      if (taken.length > 0) {
+        this.cursor += taken.length;
+        return taken;
+      }
     }
   }
 
   notify(wake: () => void): void {
     this.notified = wake;
+    this.window.wait(this.reader, () => this.wake());
   }
 
   close(): void {
@@ -132,60 +130,14 @@ class LogFollow implements JournalFollow {
         yield await this.next();
       } catch (error) {
         // Closed, aborted, or the journal closed: the iteration ends; other failures throw.
-        if (this.stop.signal.aborted || (this.ended && this.failure === undefined)) return;
+        if (
+          this.stop.signal.aborted ||
+          (this.window.ended !== undefined && this.window.ended.failure === undefined)
+        )
+          return;
         throw error;
       }
     }
-  }
-
-  /** Queues live events from the tail; drops them all once the reader is too far behind. */
-  accept(events: readonly SessionEvent[]): void {
-    if (this.overflow || this.stop.signal.aborted) return;
-    for (const event of events) this.queue.push(event);
-    if (this.queue.length - this.head > this.options.queueLimit) {
-      this.overflow = true;
-      this.queue = [];
-      this.head = 0;
-    }
-    this.wake();
-  }
-
-  /** The tail ended: by `failure`, or (undefined) because the backend closed. */
-  end(failure: unknown): void {
-    this.ended = true;
-    this.failure ??= failure;
-    this.wake();
-  }
-
-  private async pump(tail: AsyncIterator<readonly SessionEvent[]>): Promise<void> {
-    try {
-      for (;;) {
-        const batch = await tail.next();
-        if (batch.done === true) break;
-        this.accept(batch.value);
-      }
-      this.end(undefined);
-    } catch (error) {
-      this.end(this.stop.signal.aborted ? undefined : error);
-    }
-  }
-
-  /** The queued live events from the cursor on, up to the first hole (filled by a read). */
-  private take(): SessionEvent[] {
-    const taken: SessionEvent[] = [];
-    while (this.head < this.queue.length) {
-      const event = this.queue[this.head]!;
-      if (event.seq > this.cursor) break;
-      this.head += 1;
-      if (event.seq < this.cursor) continue;
-      taken.push(event);
-      this.cursor += 1;
-    }
-    if (this.head >= 1024 && this.head * 2 >= this.queue.length) {
-      this.queue = this.queue.slice(this.head);
-      this.head = 0;
-    }
-    return taken;
   }
 
   private wake(): void {

@@ -130,7 +130,10 @@ export interface Journal {
    * live, so nothing appended after that is missed.
    */
   follow(from: number, options: FollowOptions): Promise<JournalFollow>;
-  /** Live tails open on this journal in this process (tests check for leaks). */
+  /**
+   * Follows open on this journal in this process; with none, the live tails its log still
+   * holds (tests check both for leaks).
+   */
   readonly tailCount: number;
 }
 

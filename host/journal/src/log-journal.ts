@@ -1,6 +1,7 @@
 import type { SessionEvent } from '@dsh/gen/events';
 import { timestampMs } from '@bufbuild/protobuf/wkt';
 import { followLog } from './follow-log.js';
+import { LiveWindow } from './live-window.js';
 import type { JournalHead, JournalLog, JournalSummary } from './journal-backend.js';
 import type { JournalHeader } from './journal-header.js';
 import {
@@ -31,6 +32,8 @@ export class LogJournal implements Journal {
   /** Bumped whenever the cursor goes back, so a conflict can tell it was self-made. */
   private epoch = 0;
   private inFlight = 0;
+  /** The live events this journal's follows share (a new one once its tail closed). */
+  private live: LiveWindow;
 
   constructor(
     private readonly log: JournalLog,
@@ -45,6 +48,7 @@ export class LogJournal implements Journal {
   ) {
     this.known = head;
     this.cursor = head.length;
+    this.live = new LiveWindow(log);
   }
 
   get header(): JournalHeader {
@@ -64,7 +68,8 @@ export class LogJournal implements Journal {
   }
 
   get tailCount(): number {
-    return this.log.tailCount;
+    // With no follow open, a tail the log still holds is one the window failed to close.
+    return this.live.count > 0 ? this.live.count : this.log.tailCount;
   }
 
   async head(): Promise<JournalHead> {
@@ -134,7 +139,8 @@ export class LogJournal implements Journal {
   follow(from: number, options: FollowOptions): Promise<JournalFollow> {
     // Followers catching up over the same chunks share one read and its event objects
     // (whose wire encodings are then built once for all of them).
-    return followLog(this.log, from, options, (start, end, { maxBytes }) =>
+    if (this.live.done || this.live.ended !== undefined) this.live = new LiveWindow(this.log);
+    return followLog(this.log, this.live, from, options, (start, end, { maxBytes }) =>
       this.chunks.get(`${this.header.sessionId}:${start}:${end}:${maxBytes}`, () =>
         this.log.read(start, end, { maxBytes }),
       ),

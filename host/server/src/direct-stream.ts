@@ -40,6 +40,10 @@ export interface FrameSink {
    * `drained()` before the next write. Throws when the client is gone.
    */
   write(message: object): boolean;
+  /** `message` enveloped, as `write` would send it (built once per `sharedKey`). */
+  envelope(message: object): Uint8Array;
+  /** Writes bytes of whole envelopes (`envelope`'s, joined); returns as `write` does. */
+  writeBytes(bytes: Uint8Array): boolean;
   /**
    * Resolves once the last write is flushed; rejects when the client left, or read
    * nothing for the stall timeout (it is closed then).
@@ -111,9 +115,10 @@ export async function serveDirectStream(
   let failure: ConnectError | undefined;
   let pending: Promise<void> | undefined;
   const sink: FrameSink = {
-    write(message) {
+    write: (message) => sink.writeBytes(envelope(stream, message)),
+    envelope: (message) => envelope(stream, message),
+    writeBytes(bytes) {
       if (!res.headersSent) res.writeHead(200, streamHeaders);
-      const bytes = envelope(stream, message);
       pending = writeChunk(res, bytes, () => closed, options.stallTimeoutMs);
       if (pending === undefined) return true;
       // Awaited by `drained()`; until then its rejection is not unhandled.

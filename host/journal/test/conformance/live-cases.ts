@@ -127,6 +127,32 @@ export function liveCases(context: () => ConformanceContext): void {
       stop.abort();
     });
 
+    it('serves followers in step the same live events from one tail', async () => {
+      const { backend } = context();
+      await backend.create({ cwd: '/w', sessionId: 's' });
+      const journal = await openJournalStore(backend).open('s');
+      const stop = new AbortController();
+      const follows = await Promise.all(
+        [0, 0, 0].map((from) => journal.follow(from, { ...followOptions, signal: stop.signal })),
+      );
+      expect(journal.tailCount).toBe(3);
+      expect(follows.map((follow) => follow.poll())).toEqual(['wait', 'wait', 'wait']);
+      const woken = follows.map((follow) => new Promise<void>((resolve) => follow.notify(resolve)));
+      await journal.append([userMessage('a'), userMessage('b')]);
+      await Promise.all(woken);
+      const [first, ...others] = follows.map((follow) => follow.poll());
+      expect(typeof first === 'string' ? first : seqs(first!)).toEqual([0, 1]);
+      for (const taken of others) expect(taken).toBe(first);
+      // A follower that leaves takes nothing from the others.
+      follows[0]!.close();
+      await journal.append([userMessage('c')]);
+      const next = await follows[1]!.next();
+      expect(seqs(next)).toEqual([2]);
+      expect(await follows[2]!.next()).toBe(next);
+      stop.abort();
+      await vi.waitFor(() => expect(journal.tailCount).toBe(0));
+    });
+
     it('fails a follower that falls queueLimit events behind with too_slow', async () => {
       const { backend } = context();
       await backend.create({ cwd: '/w', sessionId: 's' });

@@ -40,11 +40,12 @@ export async function followDirect(
     signal,
     counter,
   );
-  const write = async (message: object): Promise<void> => {
-    if (!sink.write(message)) await sink.drained();
+  const flushed = async (taken: boolean): Promise<void> => {
+    if (!taken) await sink.drained();
     const paused = sink.pause();
     if (paused !== undefined) await paused;
   };
+  const write = (message: object) => flushed(sink.write(message));
   try {
     await write(openingFrame(journal, following, request.afterSeq));
     for (;;) {
@@ -54,7 +55,7 @@ export async function followDirect(
         continue;
       }
       const events = now === 'read' ? await following.next() : now;
-      await writeEvents(events, maxBatch, write);
+      await flushed(sink.writeBytes(framedEvents(events, maxBatch, sink)));
       if (signal.aborted) throw canceled(signal);
       // A busy host lets a batching follower's next events gather into one frame.
       const beat = maxBatch > 1 ? pace?.() : undefined;
@@ -76,14 +77,31 @@ function liveWait(following: JournalFollow, idle: IdleTicker): Promise<'live' | 
   });
 }
 
-async function writeEvents(
+/** The enveloped frames of event arrays by the batch size they were cut for. */
+const framed = new WeakMap<readonly SessionEvent[], Map<number, Uint8Array>>();
+
+/**
+ * The frames of `events` for a stream batching up to `maxBatch`, enveloped and joined into
+ * one chunk, so a take costs a follower one write. Followers in step take the same array
+ * (the journal's live window and its shared catch-up reads hand it to all of them), so
+ * its chunk is built once and every follower writes the same bytes.
+ */
+function framedEvents(
   events: readonly SessionEvent[],
   maxBatch: number,
-  write: (message: object) => Promise<void>,
-): Promise<void> {
+  sink: Pick<FrameSink, 'envelope'>,
+): Uint8Array {
+  let byBatch = framed.get(events);
+  const known = byBatch?.get(maxBatch);
+  if (known !== undefined) return known;
+  const parts: Uint8Array[] = [];
   for (let i = 0; i < events.length;) {
     const end = batchEnd(events, i, maxBatch);
-    await write(encodedFrame(events, i, end, maxBatch));
+    parts.push(sink.envelope(encodedFrame(events, i, end, maxBatch)));
     i = end;
   }
+  const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+  if (byBatch === undefined) framed.set(events, (byBatch = new Map()));
+  byBatch.set(maxBatch, bytes);
+  return bytes;
 }
