@@ -24,8 +24,8 @@ describe('followFrameEvents()', () => {
     ['a heartbeat', frame({ case: 'heartbeat', value: { time: timestampFromMs(5) } }), []],
     [
       'an event frame',
-      frame({ case: 'event', value: { event: chunk(4, 1_765_000_000_123.5) } }),
-      [{ seq: 4, timeMs: 1_765_000_000_123.5, payload: 'assistantChunk' }],
+      frame({ case: 'event', value: { event: chunk(70_000, 1_765_000_000_123.5) } }),
+      [{ seq: 70_000, timeMs: 1_765_000_000_123.5, payload: 'assistantChunk' }],
     ],
     [
       'an events frame, one event without a time',
