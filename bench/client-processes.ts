@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { loadavg } from 'node:os';
+import { loadavg, setPriority } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dshBin } from '@dsh/cli';
@@ -59,13 +59,17 @@ export interface ClientProcesses {
   stop(): Promise<void>;
 }
 
-/** Spawns one child per job, each with an IPC channel; stop it in a `finally`. */
-export function startClientProcesses(jobs: readonly ClientJob[]): ClientProcesses {
+/**
+ * Spawns one child per job, each with an IPC channel, at scheduling priority `nice` (19:
+ * the children get only the CPU that the host and the bench leave); stop it in a `finally`.
+ */
+export function startClientProcesses(jobs: readonly ClientJob[], nice = 0): ClientProcesses {
   const children: ChildProcess[] = jobs.map((job) =>
     spawn(process.execPath, [runTs, script, JSON.stringify(job)], {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     }),
   );
+  if (nice !== 0) for (const child of children) setPriority(child.pid!, nice);
   const exits = children.map(
     (child) =>
       new Promise<void>((resolve) => {

@@ -116,7 +116,7 @@ export async function profileRows(cpuProf: string, window: ProfileWindow): Promi
 
 /**
  * Runs `fn` with `followers` followers of `sessionId` spread over the client processes,
- * reading frames as `reader` says.
+ * reading frames as `reader` says, at scheduling priority `nice`.
  */
 export async function withFollowers<T>(
   bench: Bench,
@@ -124,6 +124,7 @@ export async function withFollowers<T>(
   followers: number,
   reader: ClientReader,
   fn: (clients: ClientProcesses) => Promise<T>,
+  nice = 0,
 ): Promise<T> {
   const jobs: ClientJob[] = spread(followers, clientProcessCount).map((count) => ({
     kind: 'follow',
@@ -132,7 +133,7 @@ export async function withFollowers<T>(
     followers: count,
     reader,
   }));
-  const clients = startClientProcesses(jobs);
+  const clients = startClientProcesses(jobs, nice);
   try {
     await clients.next(isType('ready'), 120_000);
     return await fn(clients);
