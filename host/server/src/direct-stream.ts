@@ -45,6 +45,11 @@ export interface FrameSink {
   /** Writes bytes of whole envelopes (`envelope`'s, joined); returns as `write` does. */
   writeBytes(bytes: Uint8Array): boolean;
   /**
+   * About the most bytes of envelopes to join into one write (`http1JoinBytes`), 0 for one
+   * envelope a write.
+   */
+  readonly joinBytes: number;
+  /**
    * Resolves once the last write is flushed; rejects when the client left, or read
    * nothing for the stall timeout (it is closed then).
    */
@@ -77,6 +82,15 @@ export function directStreamRequest(req: NodeRequest): boolean {
   if (encoding !== undefined && encoding !== 'identity') return false;
   return headers['connect-timeout-ms'] === undefined;
 }
+
+/**
+ * How many bytes of envelopes an HTTP/1.1 stream joins into one write. A write that waits
+ * for `drain` longer than the stall timeout closes its client, so it stays near the size
+ * of one frame. HTTP/2 streams write one envelope at a time: their writes buffer in the
+ * session's memory, shared by every stream of the connection, and past its cap Node
+ * refuses the connection's new streams (ENHANCE_YOUR_CALM).
+ */
+export const http1JoinBytes = 64 * 1024;
 
 /** The HTTP headers of every direct stream. */
 const streamHeaders = { 'content-type': 'application/connect+proto' };
@@ -117,6 +131,7 @@ export async function serveDirectStream(
   const sink: FrameSink = {
     write: (message) => sink.writeBytes(envelope(stream, message)),
     envelope: (message) => envelope(stream, message),
+    joinBytes: 'stream' in res ? 0 : http1JoinBytes,
     writeBytes(bytes) {
       if (!res.headersSent) res.writeHead(200, streamHeaders);
       pending = writeChunk(res, bytes, () => closed, options.stallTimeoutMs);

@@ -55,7 +55,9 @@ export async function followDirect(
         continue;
       }
       const events = now === 'read' ? await following.next() : now;
-      await flushed(sink.writeBytes(framedEvents(events, maxBatch, sink)));
+      for (const chunk of framedEvents(events, maxBatch, sink)) {
+        await flushed(sink.writeBytes(chunk));
+      }
       if (signal.aborted) throw canceled(signal);
       // A busy host lets a batching follower's next events gather into one frame.
       const beat = maxBatch > 1 ? pace?.() : undefined;
@@ -77,31 +79,43 @@ function liveWait(following: JournalFollow, idle: IdleTicker): Promise<'live' | 
   });
 }
 
-/** The enveloped frames of event arrays by the batch size they were cut for. */
-const framed = new WeakMap<readonly SessionEvent[], Map<number, Uint8Array>>();
+/** The enveloped frames of event arrays by the batch size and join size they were cut for. */
+const framed = new WeakMap<readonly SessionEvent[], Map<string, readonly Uint8Array[]>>();
 
 /**
- * The frames of `events` for a stream batching up to `maxBatch`, enveloped and joined into
- * one chunk, so a take costs a follower one write. Followers in step take the same array
- * (the journal's live window and its shared catch-up reads hand it to all of them), so
- * its chunk is built once and every follower writes the same bytes.
+ * The frames of `events` for a stream batching up to `maxBatch`, enveloped and joined
+ * into chunks of about the sink's `joinBytes` (a larger frame alone), so a take costs a
+ * follower few writes. Followers in step take the same array (the journal's live window and its shared
+ * catch-up reads hand it to all of them), so its chunks are built once and every follower
+ * writes the same bytes.
  */
 function framedEvents(
   events: readonly SessionEvent[],
   maxBatch: number,
-  sink: Pick<FrameSink, 'envelope'>,
-): Uint8Array {
+  sink: Pick<FrameSink, 'envelope' | 'joinBytes'>,
+): readonly Uint8Array[] {
+  const key = `${maxBatch}:${sink.joinBytes}`;
   let byBatch = framed.get(events);
-  const known = byBatch?.get(maxBatch);
+  const known = byBatch?.get(key);
   if (known !== undefined) return known;
-  const parts: Uint8Array[] = [];
+  const chunks: Uint8Array[] = [];
+  let parts: Uint8Array[] = [];
+  let size = 0;
+  const join = (): void => {
+    if (parts.length > 0) chunks.push(parts.length === 1 ? parts[0]! : Buffer.concat(parts));
+    parts = [];
+    size = 0;
+  };
   for (let i = 0; i < events.length;) {
     const end = batchEnd(events, i, maxBatch);
-    parts.push(sink.envelope(encodedFrame(events, i, end, maxBatch)));
+    const bytes = sink.envelope(encodedFrame(events, i, end, maxBatch));
+    if (size + bytes.length > sink.joinBytes) join();
+    parts.push(bytes);
+    size += bytes.length;
     i = end;
   }
-  const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+  join();
   if (byBatch === undefined) framed.set(events, (byBatch = new Map()));
-  byBatch.set(maxBatch, bytes);
-  return bytes;
+  byBatch.set(key, chunks);
+  return chunks;
 }
