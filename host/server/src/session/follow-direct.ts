@@ -85,9 +85,9 @@ const framed = new WeakMap<readonly SessionEvent[], Map<string, readonly Uint8Ar
 /**
  * The frames of `events` for a stream batching up to `maxBatch`, enveloped and joined
  * into chunks of about the sink's `joinBytes` (a larger frame alone), so a take costs a
- * follower few writes. Followers in step take the same array (the journal's live window and its shared
- * catch-up reads hand it to all of them), so its chunks are built once and every follower
- * writes the same bytes.
+ * follower few writes. Followers in step take the same array (the journal's live window
+ * and its shared catch-up reads hand it to all of them), so its chunks are built once
+ * and every follower writes the same bytes.
  */
 function framedEvents(
   events: readonly SessionEvent[],
