@@ -55,6 +55,11 @@ export class LiveWindow {
     return this.readers.size;
   }
 
+  /** Entries held now (tests check that the window stays bounded). */
+  get held(): number {
+    return this.entries.length;
+  }
+
   /** The position after the last entry. */
   get end(): number {
     return this.base + this.entries.length;
