@@ -35,7 +35,7 @@ export type ChunkRead = (
   from: number,
   to: number,
   options: { maxBytes: number },
-) => Promise<SessionEvent[]>;
+) => Promise<readonly SessionEvent[]>;
 
 class LogFollow implements JournalFollow {
   private readonly stop = new AbortController();
@@ -130,11 +130,10 @@ class LogFollow implements JournalFollow {
         yield await this.next();
       } catch (error) {
         // Closed, aborted, or the journal closed: the iteration ends; other failures throw.
-        if (
-          this.stop.signal.aborted ||
-          (this.window.ended !== undefined && this.window.ended.failure === undefined)
-        )
+        const ended = this.window.ended;
+        if (this.stop.signal.aborted || (ended !== undefined && ended.failure === undefined)) {
           return;
+        }
         throw error;
       }
     }

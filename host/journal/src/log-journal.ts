@@ -137,9 +137,9 @@ export class LogJournal implements Journal {
   }
 
   follow(from: number, options: FollowOptions): Promise<JournalFollow> {
-    // Followers catching up over the same chunks share one read and its event objects
-    // (whose wire encodings are then built once for all of them).
     if (this.live.done || this.live.ended !== undefined) this.live = new LiveWindow(this.log);
+    // Followers catching up over the same chunks share one read and its events (whose
+    // wire encodings are then built once for all of them).
     return followLog(this.log, this.live, from, options, (start, end, { maxBytes }) =>
       this.chunks.get(`${this.header.sessionId}:${start}:${end}:${maxBytes}`, () =>
         this.log.read(start, end, { maxBytes }),

@@ -20,8 +20,9 @@ const unknownLineBytes = 64 * 1024;
  * Journals are append-only, so a name that says what was read (and, for a page, at which
  * length) names the result for good. A read in flight is shared too; a failed one is
  * forgotten at once. One memo serves a whole store, so what it holds stays within its
- * limits however many sessions have been read. Each caller gets its own copy (`copy`);
- * the events are shared and never changed.
+ * limits however many sessions have been read. Each caller gets `copy` of the result
+ * (its own page array; the same read-only chunk); the events are shared and never
+ * changed.
  */
 export class ReadMemo<T> {
   /** Least recently used first; `bytes` is undefined while the read is in flight. */
@@ -83,12 +84,16 @@ export class PageMemo {
   }
 }
 
-/** Catch-up chunks of follow streams by session and range (`ReadMemo`). */
-export const chunkMemo = (limits: PageMemoLimits): ReadMemo<SessionEvent[]> =>
-  new ReadMemo<SessionEvent[]>(
+/**
+ * Catch-up chunks of follow streams by session and range (`ReadMemo`). Every follower
+ * gets the same read-only array, so a server can build the chunk's frames once for all
+ * of them.
+ */
+export const chunkMemo = (limits: PageMemoLimits): ReadMemo<readonly SessionEvent[]> =>
+  new ReadMemo<readonly SessionEvent[]>(
     limits,
     (events) => events,
-    (events) => events.slice(),
+    (events) => events,
   );
 
 const copyPage = (page: JournalPage): JournalPage => ({ ...page, events: page.events.slice() });
