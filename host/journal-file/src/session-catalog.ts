@@ -52,8 +52,17 @@ const statConcurrency = 64;
 /** How long after a change the cache file is written. */
 const saveDelayMs = 2_000;
 
-/** How much older than a listing a dir's mtime must be for `sync` to trust it. */
-const settledDirMs = 1_000;
+/**
+ * How much older than a listing a dir's mtime (`stamp`) must be for `sync` to trust it:
+ * more than the file system's timestamp step, so a later change cannot leave the mtime
+ * as it was. A stamp with a part below the second comes from fine timestamps (Linux's
+ * step is the kernel's clock tick, at most 10 ms); a whole-second one may come from a
+ * file system that counts seconds, or two (FAT). Every start takes the data dir lock (a
+ * new entry), so the margin is also how long a fresh host reads the dir at each list.
+ */
+function settledDirMs(stamp: number): number {
+  return stamp % 1_000 !== 0 ? 100 : 2_000;
+}
 
 /** A dir's mtime in ms; undefined when it cannot be stat'ed. */
 async function dirStamp(dir: string): Promise<number | undefined> {
@@ -179,8 +188,9 @@ export class SessionCatalog {
     // A change after this listing gets an mtime of at least its time less the kernel's
     // clock tick, so a stamp well before it tells every later change apart.
     stamps.forEach((stamp, i) => {
-      if (stamp !== undefined && stamp < listedAt - settledDirMs) this.listed.set(dirs[i]!, stamp);
-      else this.listed.delete(dirs[i]!);
+      if (stamp !== undefined && stamp < listedAt - settledDirMs(stamp)) {
+        this.listed.set(dirs[i]!, stamp);
+      } else this.listed.delete(dirs[i]!);
     });
   }
 

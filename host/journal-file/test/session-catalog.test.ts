@@ -20,6 +20,7 @@ import {
 import { encodeEventLine, eventPayloads, type EventPayload, type StoreChange } from '@dsh/journal';
 import { onStoreChange } from '@dsh/journal/test-kit';
 import { createJournalStore, type FileJournalStore } from '../src/index.js';
+import { SessionCatalog } from '../src/session-catalog.js';
 import { tempDir, writeJournal } from './journal-test-kit.js';
 
 let dir: string;
@@ -134,6 +135,34 @@ describe('list() from the catalog', () => {
     expect(await ids()).toEqual(['first', 'second']);
     await rename(join(data, 'first.jsonl'), join(dir, 'first.jsonl'));
     expect(await ids()).toEqual(['second']);
+  });
+
+  // The catalog alone (no watcher, no rescan): a file that appears while the dir keeps
+  // its mtime is listed only when `sync` reads the dir again.
+  it.each([
+    { stamp: 'sub-second, 400 ms ago', ageMs: 400, whole: false, readAgain: false },
+    { stamp: 'sub-second, 30 ms ago', ageMs: 30, whole: false, readAgain: true },
+    { stamp: 'whole second, 1-1.5 s ago', ageMs: 1_000, whole: true, readAgain: true },
+    { stamp: 'whole second, 3-3.5 s ago', ageMs: 3_000, whole: true, readAgain: false },
+  ])('SessionCatalog.sync reads a dir stamped $stamp again: $readAgain', async (row) => {
+    const data = join(dir, 'data');
+    const catalog = new SessionCatalog(data, [], () => {}, false);
+    const ids = async () => {
+      await catalog.sync();
+      return [...catalog.entries.keys()].sort();
+    };
+    // A whole-second stamp is taken in the first half of a second, so its age stays
+    // within half a second of `ageMs` while the row runs.
+    while (row.whole && Date.now() % 1000 >= 500) await new Promise((r) => setTimeout(r, 20));
+    const ms = Date.now() - row.ageMs;
+    // Seconds for utimes: whole, or with a part below the millisecond that no clock rounds off.
+    const stamp = row.whole ? Math.floor(ms / 1000) : ms / 1000 + 0.0000005;
+    await writeJournal(data, 'first', asking.slice(0, 1));
+    await utimes(data, stamp, stamp);
+    expect(await ids()).toEqual(['first']);
+    await writeJournal(data, 'second', asking.slice(0, 1));
+    await utimes(data, stamp, stamp);
+    expect(await ids()).toEqual(row.readAgain ? ['first', 'second'] : ['first']);
   });
 
   it('reports a file moved away as removed', async () => {
