@@ -20,7 +20,7 @@ import {
 import { encodeEventLine, eventPayloads, type EventPayload, type StoreChange } from '@dsh/journal';
 import { onStoreChange } from '@dsh/journal/test-kit';
 import { createJournalStore, type FileJournalStore } from '../src/index.js';
-import { SessionCatalog } from '../src/session-catalog.js';
+import { rescanDelayMs, SessionCatalog } from '../src/session-catalog.js';
 import { tempDir, writeJournal } from './journal-test-kit.js';
 
 let dir: string;
@@ -163,6 +163,15 @@ describe('list() from the catalog', () => {
     await writeJournal(data, 'second', asking.slice(0, 1));
     await utimes(data, stamp, stamp);
     expect(await ids()).toEqual(row.readAgain ? ['first', 'second'] : ['first']);
+  });
+
+  it.each([
+    { files: 0, ms: 10_000 },
+    { files: 2_000, ms: 10_000 },
+    { files: 10_000, ms: 50_000 },
+    { files: 100_000, ms: 500_000 },
+  ])('rescanDelayMs($files) is $ms: about 0.5% of a core on rescans', ({ files, ms }) => {
+    expect(rescanDelayMs(files)).toBe(ms);
   });
 
   it('reports a file moved away as removed', async () => {
