@@ -223,17 +223,34 @@ async function decompress(
   }
 }
 
+/** The binary request message of `method`; bytes that do not parse are `invalid_argument`. */
+export function parseBinaryMessage(
+  bytes: Uint8Array,
+  method: DescMethod,
+): MessageShape<DescMessage> {
+  try {
+    return fromBinary(method.input, bytes);
+  } catch (error) {
+    const fault = notParsed(error, method);
+    throw new ConnectError(fault.message, fault.code);
+  }
+}
+
 function parseFault(bytes: Uint8Array, method: DescMethod): BodyFault | undefined {
   try {
     fromBinary(method.input, bytes);
     return undefined;
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return invalid(
-      `the request is not a valid binary ${method.input.typeName} (${reason}): ` +
-        'encode it with protobuf, or send JSON with the matching content type',
-    );
+    return notParsed(error, method);
   }
+}
+
+function notParsed(error: unknown, method: DescMethod): BodyFault {
+  const reason = error instanceof Error ? error.message : String(error);
+  return invalid(
+    `the request is not a valid binary ${method.input.typeName} (${reason}): ` +
+      'encode it with protobuf, or send JSON with the matching content type',
+  );
 }
 
 function invalid(message: string): BodyFault {

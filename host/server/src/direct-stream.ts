@@ -147,7 +147,7 @@ export async function serveDirectStream(
   try {
     const refused = options.refuse(req);
     if (refused !== undefined) throw refused;
-    const body = await readBody(req, options.readMaxBytes);
+    const body = await readRequestBody(req, options.readMaxBytes, 5);
     const request = await parseBinaryEnvelope(body, stream.method, options.readMaxBytes);
     await stream.serve(request, controller.signal, sink);
   } catch (error) {
@@ -170,13 +170,17 @@ export async function serveDirectStream(
   res.end(envelopeBytes(endStreamFlag, data));
 }
 
-/** The request body, at most `maxBytes` plus its envelope's five bytes. */
-async function readBody(req: NodeRequest, maxBytes: number): Promise<Uint8Array> {
+/** The request body: a message of at most `maxBytes`, plus `framing` bytes around it. */
+export async function readRequestBody(
+  req: NodeRequest,
+  maxBytes: number,
+  framing: number,
+): Promise<Uint8Array> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > maxBytes + 5) {
+    if (size > maxBytes + framing) {
       throw new ConnectError(
         `the request body is over the host's limit of ${maxBytes} bytes: send a smaller message`,
         Code.ResourceExhausted,

@@ -10,6 +10,7 @@ import { universalRequestFromNodeRequest } from '@connectrpc/connect-node';
 import type { ConnectError } from '@connectrpc/connect';
 import { checkRequestBody, createRequestBodyInterceptor } from './check-request-body.js';
 import { directStreamRequest, serveDirectStream, type DirectStream } from './direct-stream.js';
+import { directUnaryRequest, serveDirectUnary, type DirectUnary } from './direct-unary.js';
 import { isClientGone } from './client-gone.js';
 import type { RequestLog } from './error-interceptor.js';
 import { lingerBeforeEnd, lingeringBody } from './lingering-close.js';
@@ -48,6 +49,8 @@ export interface RpcHandlerOptions extends Omit<ConnectRouterOptions, 'acceptCom
    */
   readonly direct?: {
     readonly streams: ReadonlyMap<string, DirectStream>;
+    /** Unary RPCs written the same way for plain binary Connect (`serveDirectUnary`). */
+    readonly unaries?: ReadonlyMap<string, DirectUnary>;
     readonly refuse: (req: NodeRequest) => ConnectError | undefined;
   };
 }
@@ -100,6 +103,17 @@ export function createRpcHandler(options: RpcHandlerOptions): NodeHandler {
         slices,
         log: options.log,
         shutdown,
+      }).catch(() => (res as { destroy?: () => void }).destroy?.());
+      return;
+    }
+    const unary = options.direct?.unaries?.get(path);
+    if (unary !== undefined && directUnaryRequest(req)) {
+      void serveDirectUnary(req, res, unary, {
+        refuse: options.direct!.refuse,
+        readMaxBytes,
+        stallTimeoutMs: options.stallTimeoutMs,
+        log: options.log,
+        shutdown: options.shutdownSignal ?? new AbortController().signal,
       }).catch(() => (res as { destroy?: () => void }).destroy?.());
       return;
     }

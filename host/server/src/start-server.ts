@@ -9,6 +9,7 @@ import { createNoAgentControl, type AgentControl } from './session/agent-control
 import { defaultFollowOptions, type FollowOptions } from './session/follow.js';
 import { createBusyPacer } from './session/busy-pacer.js';
 import { followStream } from './session/follow-stream.js';
+import { SessionLister } from './session/list-sessions.js';
 import { createSessionService, type SessionServiceDeps } from './session/session-service.js';
 import { createStreamCounter, type StreamKind } from './session/stream-counter.js';
 import {
@@ -121,11 +122,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     ...(options.continuation === undefined ? {} : { continuation: options.continuation }),
     ...(options.search === undefined ? {} : { search: options.search }),
   };
-  const service = createSessionService(deps);
+  const lister = new SessionLister(deps.store, deps.agent);
+  const service = createSessionService(deps, lister);
   const rpc = createRpcHandler({
     routes: (router) => router.service(SessionService, service),
     direct: {
       streams: new Map([[`/${SessionService.typeName}/Follow`, followStream(deps)]]),
+      unaries: new Map([[`/${SessionService.typeName}/ListSessions`, lister.unary()]]),
       refuse: (req) => {
         const access = requestAccess(token, req);
         return access.ok ? undefined : new ConnectError(access.message, access.code);

@@ -15,10 +15,10 @@ import {
 import { abortable } from './abortable.js';
 import { agentRefusal, type AgentControl } from './agent-control.js';
 import { encodedEntries, encodedSummaries, isBinaryWire, withEncoded } from './binary-wire.js';
-import { listPage } from './list-page.js';
+import { SessionLister } from './list-sessions.js';
 import { follow, type FollowOptions } from './follow.js';
 import { searchSessions } from './search.js';
-import { newestFirst, sessionSummary } from './session-summary.js';
+import { sessionSummary } from './session-summary.js';
 import type { StreamCounter } from './stream-counter.js';
 import { deleteSession, updateSession } from './update-session.js';
 import { watchSessions } from './watch-sessions.js';
@@ -56,9 +56,13 @@ export interface SessionServiceDeps {
 /**
  * The `SessionService` implementation over a journal store and an agent control.
  * Handlers throw `JournalError` (or pass on an agent's refusal); the server's error
- * interceptor maps them to Connect codes in one place (`toConnectError`).
+ * interceptor maps them to Connect codes in one place (`toConnectError`). `lister`
+ * answers ListSessions; the server's direct path for binary clients shares it.
  */
-export function createSessionService(deps: SessionServiceDeps): ServiceImpl<typeof SessionService> {
+export function createSessionService(
+  deps: SessionServiceDeps,
+  lister = new SessionLister(deps.store, deps.agent),
+): ServiceImpl<typeof SessionService> {
   const { store, agent } = deps;
   const models = offeredModels(deps);
   return {
@@ -78,14 +82,7 @@ export function createSessionService(deps: SessionServiceDeps): ServiceImpl<type
     },
 
     async listSessions(req, ctx) {
-      const listed = (await abortable(store.list(), ctx.signal))
-        .filter((s) => req.includeArchived || s.archived !== true)
-        .sort(newestFirst);
-      const page = listPage(listed, req.pageSize, req.pageToken);
-      const sessions = page.sessions.map((s) =>
-        sessionSummary(s, agent.isRunning(s.header.sessionId)),
-      );
-      const { nextPageToken } = page;
+      const { sessions, nextPageToken } = await lister.list(req, ctx.signal);
       if (!isBinaryWire(ctx.requestHeader)) return { sessions, nextPageToken };
       return withEncoded(
         create(ListSessionsResponseSchema, { nextPageToken }),

@@ -1,0 +1,147 @@
+import type { DescMessage, DescMethod, MessageShape } from '@bufbuild/protobuf';
+import { ConnectError } from '@connectrpc/connect';
+import { codeToHttpStatus, errorToJsonBytes } from '@connectrpc/connect/protocol-connect';
+import { parseBinaryMessage } from './check-request-body.js';
+import { clientGone } from './client-gone.js';
+import { readRequestBody } from './direct-stream.js';
+import { requestFailure, type RequestLog } from './error-interceptor.js';
+import { strictCompressions } from './strict-compression.js';
+import { writeChunk, type NodeResponse } from './write-node-response.js';
+import type { NodeRequest } from './rpc-handler.js';
+
+/**
+ * A unary RPC whose binary answer the host writes itself when the request is plain
+ * binary Connect (`directUnaryRequest`): the answer comes as bytes, the same object while
+ * it is unchanged (a list of 10,000 sessions asked again), so neither its encoding nor
+ * its gzip form is built again per call. Every other request of the RPC (JSON, gRPC,
+ * gRPC-Web, a compressed request, a timeout, GET) goes through Connect, which answers
+ * the same.
+ */
+export interface DirectUnary<I extends DescMessage = DescMessage> {
+  readonly method: DescMethod;
+  /** The binary encoding of the answer to `request`; a thrown error answers its code. */
+  answer(request: MessageShape<I>, signal: AbortSignal): Promise<Uint8Array>;
+}
+
+/** What `serveDirectUnary` needs from the server. */
+export interface DirectUnaryOptions {
+  /** Why the request may not be served (a missing token...), or undefined. */
+  readonly refuse: (req: NodeRequest) => ConnectError | undefined;
+  readonly readMaxBytes: number;
+  readonly stallTimeoutMs: number;
+  readonly log: RequestLog;
+  /** Aborts the call when the host shuts down. */
+  readonly shutdown: AbortSignal;
+}
+
+/**
+ * True when a unary request can be served directly: POST of `application/proto`,
+ * uncompressed, without `connect-timeout-ms` (whose deadline Connect keeps).
+ */
+export function directUnaryRequest(req: NodeRequest): boolean {
+  const { headers } = req;
+  if (req.method !== 'POST') return false;
+  if (headers['content-type']?.toLowerCase() !== 'application/proto') return false;
+  const encoding = headers['content-encoding'];
+  if (encoding !== undefined && encoding !== 'identity') return false;
+  return headers['connect-timeout-ms'] === undefined;
+}
+
+/** Answers smaller than this go uncompressed, as Connect's own default has it. */
+const compressMinBytes = 1024;
+
+/** The gzip form of each answer, made once per answer object. */
+const gzipped = new WeakMap<Uint8Array, Promise<Uint8Array>>();
+
+const gzip = strictCompressions.find((c) => c.name === 'gzip')!;
+
+/** The request compressions the host reads, as Connect's answers name them. */
+const acceptEncoding = strictCompressions.map((c) => c.name).join(', ');
+
+/**
+ * Serves one direct unary call: checks access, reads and parses the request, writes the
+ * answer (gzip when the client accepts it and it is not small, at the level of every
+ * answer of the host, `answerCompression`), or the Connect error JSON with the code's HTTP status.
+ * A client that leaves aborts the call's signal; a client that stops reading is closed
+ * after `stallTimeoutMs`.
+ */
+export async function serveDirectUnary(
+  req: NodeRequest,
+  res: NodeResponse,
+  unary: DirectUnary,
+  options: DirectUnaryOptions,
+): Promise<void> {
+  const controller = new AbortController();
+  let closed = false;
+  const onClose = (): void => {
+    closed = true;
+    controller.abort(clientGone());
+  };
+  const onShutdown = (): void => controller.abort(options.shutdown.reason);
+  res.once('close', onClose);
+  if (options.shutdown.aborted) onShutdown();
+  else options.shutdown.addEventListener('abort', onShutdown, { once: true });
+  // A write that fails after the client left emits 'error'; the write itself reports it.
+  res.on('error', () => {});
+  const procedure = `${unary.method.parent.name}/${unary.method.name}`;
+  try {
+    const refused = options.refuse(req);
+    if (refused !== undefined) throw refused;
+    const body = await readRequestBody(req, options.readMaxBytes, 0);
+    const request = parseBinaryMessage(body, unary.method);
+    const answer = await unary.answer(request, controller.signal);
+    const compress =
+      answer.length >= compressMinBytes && acceptsGzip(req.headers['accept-encoding']);
+    const data = compress ? await gzipOnce(answer) : answer;
+    if (closed) return;
+    res.writeHead(200, {
+      'content-type': 'application/proto',
+      'accept-encoding': acceptEncoding,
+      'content-length': String(data.length),
+      ...(compress ? { 'content-encoding': 'gzip' } : {}),
+    });
+    await writeChunk(res, data, () => closed, options.stallTimeoutMs);
+    res.end();
+  } catch (error) {
+    const failure = requestFailure(error, {
+      procedure,
+      aborted: controller.signal.aborted,
+      quiet: false,
+      log: options.log,
+    });
+    if (closed || res.headersSent) return;
+    const json = errorToJsonBytes(failure, {});
+    res.writeHead(codeToHttpStatus(failure.code), {
+      'content-type': 'application/json',
+      'content-length': String(json.length),
+    });
+    res.end(json);
+  } finally {
+    options.shutdown.removeEventListener('abort', onShutdown);
+    res.off('close', onClose);
+  }
+}
+
+/** `answer` gzipped, made once per answer object (concurrent calls share the work). */
+function gzipOnce(answer: Uint8Array): Promise<Uint8Array> {
+  let made = gzipped.get(answer);
+  if (made === undefined) {
+    made = gzip.compress(answer);
+    gzipped.set(answer, made);
+    // A failed compression is not kept: the next call tries again.
+    made.catch(() => gzipped.delete(answer));
+  }
+  return made;
+}
+
+/** True when an `Accept-Encoding` header lists gzip (or `*`) without `q=0`. */
+export function acceptsGzip(header: string | string[] | undefined): boolean {
+  const value = Array.isArray(header) ? header.join(',') : (header ?? '');
+  for (const part of value.split(',')) {
+    const [name = '', ...params] = part.split(';').map((s) => s.trim().toLowerCase());
+    if (name !== 'gzip' && name !== '*') continue;
+    const q = params.find((p) => p.startsWith('q='));
+    if (q === undefined || Number(q.slice(2)) > 0) return true;
+  }
+  return false;
+}
