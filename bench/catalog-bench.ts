@@ -2,14 +2,14 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createClient, type Client } from '@connectrpc/connect';
+import { createClient } from '@connectrpc/connect';
 import { createConnectTransport } from '@connectrpc/connect-node';
 import { dshBin } from '@dsh/cli';
 import { assistantMessage, events, usage, userMessage } from '@dsh/fixtures';
-import { ListSessionsResponseSchema, SessionService } from '@dsh/gen/service';
-import { fromBinary } from '@bufbuild/protobuf';
+import { SessionService } from '@dsh/gen/service';
 import { encodeEventLine, encodeHeaderLine, formatVersion } from '@dsh/journal';
-import { percentile, since, type BenchRow } from './bench-row.js';
+import { percentile, type BenchRow } from './bench-row.js';
+import { startListClient, type ListClientProcess } from './list-client-process.js';
 import { servingHost } from './model-host.js';
 
 const section = 'catalog';
@@ -18,12 +18,14 @@ const section = 'catalog';
  * The session catalog through a fresh `dsh serve` process per measurement: start to the
  * first answered ListSessions over `sessions` small sessions (without and then with the
  * catalog cache), ListSessions latency then, and the host's RSS and open fds after
- * paging `paged` different sessions once (bounded by the open-journal cap).
+ * paging `paged` different sessions once (bounded by the open-journal cap). The lists
+ * come from a client process of their own (`list-client.ts`), as a TUI's would.
  */
 export async function catalogBench(quick: boolean): Promise<BenchRow[]> {
   const sessions = quick ? 1_000 : 10_000;
   const paged = quick ? 500 : 5_000;
   const dir = await mkdtemp(join(tmpdir(), 'dsh-bench-catalog-'));
+  const lister = await startListClient();
   try {
     const dataDir = join(dir, 'data');
     await writeSessions(dataDir, sessions);
@@ -33,92 +35,78 @@ export async function catalogBench(quick: boolean): Promise<BenchRow[]> {
     await writeSessions(emptyDir, 1);
     const empty = await startHost(emptyDir, dir);
     try {
-      const client = createClient(
-        SessionService,
-        createConnectTransport({ baseUrl: empty.url, httpVersion: '1.1', useBinaryFormat: true }),
-      );
-      await client.listSessions({});
       rows.push({
         section,
         name: 'start to first ListSessions, 1 session',
-        value: since(empty.started),
+        value: await firstList(lister, empty, 1),
         unit: 'ms',
         note: 'spawn and boot of a fresh host alone: subtract it from the rows below',
       });
     } finally {
       await empty.stop();
     }
+    const count = sessions.toLocaleString('en-US');
     for (const cache of ['no cache', 'cache'] as const) {
       const host = await startHost(dataDir, dir);
       try {
-        // Binary, as both clients speak; JSON (curl, other-language clients) is timed below.
-        const transport = (binary: boolean) =>
-          createConnectTransport({
-            baseUrl: host.url,
-            httpVersion: '1.1',
-            useBinaryFormat: binary,
-          });
-        const client = createClient(SessionService, transport(true));
-        let listed = 0;
-        let firstMs = 0;
-        for (;;) {
-          listed = (await client.listSessions({}).catch(() => ({ sessions: [] }))).sessions.length;
-          if (listed >= sessions) {
-            firstMs = since(host.started);
-            break;
-          }
-          if (since(host.started) > 120_000) throw new Error(`only ${listed} sessions listed`);
-        }
         rows.push({
           section,
-          name: `start to first ListSessions, ${sessions.toLocaleString('en-US')} sessions (${cache})`,
-          value: firstMs,
+          name: `start to first ListSessions, ${count} sessions (${cache})`,
+          value: await firstList(lister, host, sessions),
           unit: 'ms',
           note: 'spawn of a fresh host included; machine shared with other work',
         });
-        const samples = await listTimes(client);
+        // Binary, as both clients speak; JSON (curl, other-language clients) is timed below.
+        const samples = await listTimes(lister, 0, false);
         rows.push({
           section,
-          name: `ListSessions p50, ${sessions.toLocaleString('en-US')} sessions (${cache})`,
+          name: `ListSessions p50, ${count} sessions (${cache})`,
           value: percentile(samples, 50),
           unit: 'ms',
+          note: 'right after the first list',
         });
         rows.push({
           section,
-          name: `ListSessions p95, ${sessions.toLocaleString('en-US')} sessions (${cache})`,
+          name: `ListSessions p95, ${count} sessions (${cache})`,
           value: percentile(samples, 95),
           unit: 'ms',
         });
         if (cache === 'cache') {
           // Once the start's check of the cached entries (1 s after it) is done.
           await new Promise((resolve) => setTimeout(resolve, settledMs));
-          const settled = await listTimes(client);
-          const decodeMs = await decodeTimes(host.url);
+          const settled = await listTimes(lister, 0, false);
+          const decodeMs = (await lister.ask({ type: 'decode' }, 'decode', 60_000)).ms;
           rows.push({
             section,
-            name: `ListSessions p50, ${sessions.toLocaleString('en-US')} sessions (cache, settled)`,
+            name: `ListSessions p50, ${count} sessions (cache, settled)`,
             value: percentile(settled, 50),
             unit: 'ms',
             note: `${settledMs / 1000} s after the first list; of it, the client decoding the answer: ${decodeMs.toFixed(1)} ms p50`,
           });
-          const pageSamples = await listTimes(client, listPageSize);
+          const pageSamples = await listTimes(lister, listPageSize, false);
           rows.push({
             section,
-            name: `ListSessions first page of ${listPageSize} p50, ${sessions.toLocaleString('en-US')} sessions`,
+            name: `ListSessions first page of ${listPageSize} p50, ${count} sessions`,
             value: percentile(pageSamples, 50),
             unit: 'ms',
             note: `page_size ${listPageSize}, binary: what a list shows first (p95 ${percentile(pageSamples, 95).toFixed(1)} ms)`,
           });
-          const jsonSamples = await listTimes(createClient(SessionService, transport(false)));
+          const jsonSamples = await listTimes(lister, 0, true);
           rows.push({
             section,
-            name: `ListSessions p50 over JSON, ${sessions.toLocaleString('en-US')} sessions`,
+            name: `ListSessions p50 over JSON, ${count} sessions`,
             value: percentile(jsonSamples, 50),
             unit: 'ms',
             note: 'Connect JSON (curl, other-language clients): encoded per call, decoded in the client',
           });
-        }
-        if (cache === 'cache') {
+          const client = createClient(
+            SessionService,
+            createConnectTransport({
+              baseUrl: host.url,
+              httpVersion: '1.1',
+              useBinaryFormat: true,
+            }),
+          );
           for (let i = 0; i < paged; i += 1) await client.page({ sessionId: sessionId(i) });
           const status = await readFile(`/proc/${host.pid}/status`, 'utf8');
           const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
@@ -133,6 +121,7 @@ export async function catalogBench(quick: boolean): Promise<BenchRow[]> {
     }
     return rows;
   } finally {
+    await lister.stop();
     await rm(dir, { recursive: true, force: true });
   }
 }
@@ -143,35 +132,25 @@ const listPageSize = 100;
 /** How long the settled ListSessions row waits after the first list. */
 const settledMs = 3_000;
 
-/**
- * Milliseconds the Connect client takes to decode one binary ListSessions answer (p50 of
- * 20): the part of a list call spent in the client, not the host.
- */
-async function decodeTimes(url: string): Promise<number> {
-  const response = await fetch(`${url}/dsh.session.v1.SessionService/ListSessions`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/proto' },
-    body: new Uint8Array(0),
-  });
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  const samples: number[] = [];
-  for (let i = 0; i < 20; i += 1) {
-    const start = performance.now();
-    fromBinary(ListSessionsResponseSchema, bytes);
-    samples.push(since(start));
-  }
-  return percentile(samples, 50);
+/** Milliseconds from `host`'s spawn to the client's first answer listing `sessions`. */
+async function firstList(
+  lister: ListClientProcess,
+  host: BenchHost,
+  sessions: number,
+): Promise<number> {
+  const message = { type: 'first', url: host.url, sessions } as const;
+  const { atMs } = await lister.ask(message, 'listed', 120_000);
+  return atMs - (performance.timeOrigin + host.started);
 }
 
 /** Milliseconds of 20 ListSessions calls made one after another (every session, or a page). */
-async function listTimes(client: Client<typeof SessionService>, pageSize = 0): Promise<number[]> {
-  const samples: number[] = [];
-  for (let i = 0; i < 20; i += 1) {
-    const start = performance.now();
-    await client.listSessions({ pageSize });
-    samples.push(since(start));
-  }
-  return samples;
+async function listTimes(
+  lister: ListClientProcess,
+  pageSize: number,
+  json: boolean,
+): Promise<number[]> {
+  const message = { type: 'times', calls: 20, pageSize, json } as const;
+  return (await lister.ask(message, 'times', 120_000)).samples;
 }
 
 function sessionId(i: number): string {
