@@ -1,6 +1,6 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import type { SessionEvent } from '@dsh/gen/events';
 import {
   eventType,
@@ -340,10 +340,13 @@ export class SessionCatalog {
   private async names(): Promise<Map<string, { path: string; fixture: boolean }>> {
     const found = new Map<string, { path: string; fixture: boolean }>();
     for (const dir of [this.dataDir, ...this.fixtureDirs]) {
+      // A valid id is a plain name, so the dir joined once and the name appended is the
+      // path `join` would give, without normalizing 10,000 paths at each start.
+      const prefix = join(dir, sep);
       for (const name of await readdir(dir).catch(() => [] as string[])) {
         const id = name.endsWith('.jsonl') ? name.slice(0, -'.jsonl'.length) : '';
         if (id !== '' && !found.has(id) && parseSessionId(id).ok) {
-          found.set(id, { path: join(dir, name), fixture: dir !== this.dataDir });
+          found.set(id, { path: prefix + name, fixture: dir !== this.dataDir });
         }
       }
     }
