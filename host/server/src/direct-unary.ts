@@ -59,11 +59,11 @@ const gzip = strictCompressions.find((c) => c.name === 'gzip')!;
 const acceptEncoding = strictCompressions.map((c) => c.name).join(', ');
 
 /**
- * Serves one direct unary call: checks access, reads and parses the request, writes the
- * answer (gzip when the client accepts it and it is not small, at the level of every
- * answer of the host, `answerCompression`), or the Connect error JSON with the code's HTTP status.
- * A client that leaves aborts the call's signal; a client that stops reading is closed
- * after `stallTimeoutMs`.
+ * Serves one direct unary call: checks access, reads and parses the request, and writes
+ * the answer (gzip when the client accepts it and it is not small, at the level of every
+ * answer of the host, `answerCompression`) or the Connect error JSON with the code's
+ * HTTP status. A client that leaves aborts the call's signal; a client that stops
+ * reading is closed after `stallTimeoutMs`.
  */
 export async function serveDirectUnary(
   req: NodeRequest,

@@ -77,6 +77,7 @@ export function createRpcHandler(options: RpcHandlerOptions): NodeHandler {
     services.set(h.service.typeName, [...(services.get(h.service.typeName) ?? []), h.method.name]);
   }
   const slices = createLoopSlices(responseSliceMs);
+  const shutdown = options.shutdownSignal ?? new AbortController().signal;
   const known = [...services]
     .map(([service, methods]) => `${service} (${methods.join(', ')})`)
     .join('; ');
@@ -95,7 +96,6 @@ export function createRpcHandler(options: RpcHandlerOptions): NodeHandler {
     }
     const direct = options.direct?.streams.get(path);
     if (direct !== undefined && directStreamRequest(req)) {
-      const shutdown = options.shutdownSignal ?? new AbortController().signal;
       void serveDirectStream(req, res, direct, {
         refuse: options.direct!.refuse,
         readMaxBytes,
@@ -113,7 +113,7 @@ export function createRpcHandler(options: RpcHandlerOptions): NodeHandler {
         readMaxBytes,
         stallTimeoutMs: options.stallTimeoutMs,
         log: options.log,
-        shutdown: options.shutdownSignal ?? new AbortController().signal,
+        shutdown,
       }).catch(() => (res as { destroy?: () => void }).destroy?.());
       return;
     }

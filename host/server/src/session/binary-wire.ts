@@ -2,6 +2,7 @@ import { create, toBinary, type UnknownField } from '@bufbuild/protobuf';
 import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 import { SessionEventEntrySchema, type SessionEvent } from '@dsh/gen/events';
 import { SessionSummarySchema, type SessionSummary } from '@dsh/gen/service';
+import { sameElements } from './same-elements.js';
 
 /**
  * Content types whose messages are protobuf binary: Connect unary and streaming, gRPC and
@@ -88,13 +89,6 @@ class EncodedOnce<T extends object> {
 
 /** Fields of at least this many elements are remembered (`EncodedOnce.field`). */
 const rememberedLength = 256;
-
-/** True when `a` and `b` hold the same objects in the same order. */
-function sameElements<T>(a: readonly T[], b: readonly T[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
-  return true;
-}
 
 /**
  * `parts` each after `tag`, following `offset` free bytes, without the first tag when

@@ -12,6 +12,7 @@ import { abortable } from './abortable.js';
 import type { AgentControl } from './agent-control.js';
 import { encodedSummaries, withEncoded } from './binary-wire.js';
 import { listPage } from './list-page.js';
+import { sameElements } from './same-elements.js';
 import { newestFirst, sessionSummary } from './session-summary.js';
 
 /** One ListSessions answer: its page of wire summaries, newest first. */
@@ -72,13 +73,6 @@ export class SessionLister {
     this.lastSorted.set(includeArchived, { from: listed, sorted: result });
     return result;
   }
-}
-
-/** True when `a` and `b` hold the same objects in the same order. */
-function sameElements<T>(a: readonly T[], b: readonly T[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /** Answer bytes by their summaries' joined encoding (kept by `encodedSummaries`). */
