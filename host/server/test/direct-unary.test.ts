@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { fromBinary, toJson } from '@bufbuild/protobuf';
-import { ConnectError, type Client } from '@connectrpc/connect';
+import { ConnectError, createClient, type Client } from '@connectrpc/connect';
+import { createConnectTransport } from '@connectrpc/connect-node';
 import { userMessage } from '@dsh/fixtures';
 import { ListSessionsResponseSchema, SessionService } from '@dsh/gen/service';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -109,6 +110,18 @@ describe('ListSessions written directly', () => {
       code: 3, // invalid_argument
       message: expect.stringMatching(/^page_token "not-a-token" is not one this host gave/),
     });
+  });
+
+  it('answers binary Connect over h2c what the Connect path answers over HTTP/1.1', async () => {
+    host = await startTestHost();
+    await threeSessions(host);
+    const h2 = createClient(
+      SessionService,
+      createConnectTransport({ baseUrl: host.server.url, httpVersion: '2', useBinaryFormat: true }),
+    );
+    for (const request of [{}, { includeArchived: true }, { pageToken: 'not-a-token' }]) {
+      expect(await listed(h2, request)).toEqual(await listed(host.client, request));
+    }
   });
 
   it('answers each change after a list asked again unchanged: new, renamed, archived', async () => {
