@@ -72,6 +72,13 @@ function settledDirMs(stamp: number): number {
   return stamp % 1_000 !== 0 ? 100 : 2_000;
 }
 
+/** The mtimes of the dirs a listing read, and when it started. */
+interface DirStamps {
+  readonly dirs: readonly string[];
+  readonly stamps: readonly (number | undefined)[];
+  readonly listedAt: number;
+}
+
 /** A dir's mtime in ms; undefined when it cannot be stat'ed. */
 async function dirStamp(dir: string): Promise<number | undefined> {
   return (await stat(dir).catch(() => undefined))?.mtimeMs;
@@ -132,6 +139,7 @@ export class SessionCatalog {
    */
   async start(): Promise<void> {
     const cached = this.persist ? await loadCatalogCache(this.dataDir) : new Map();
+    const stamped = await this.stampDirs();
     const found = await this.names();
     for (const [id, { path, fixture }] of found) {
       const hit = cached.get(id);
@@ -141,6 +149,8 @@ export class SessionCatalog {
     }
     // A cached entry under another path is of no use: its file is read as a new one.
     await this.relist(false, (id) => !this.entries.has(id), found);
+    // The first list then need not read the dirs again.
+    this.remember(stamped);
     // The check waits a moment, so a start's first requests have the loop to themselves.
     this.verifying = new Promise<void>((resolve) => setTimeout(resolve, verifyDelayMs).unref())
       .then(() => (this.closed ? undefined : this.refresh()))
@@ -179,12 +189,11 @@ export class SessionCatalog {
    * came or went since (one `stat` instead of reading 10,000 names per call).
    */
   async sync(): Promise<void> {
-    const dirs = [this.dataDir, ...this.fixtureDirs];
-    const stamps = await Promise.all(dirs.map(dirStamp));
+    const stamped = await this.stampDirs();
+    const { dirs, stamps } = stamped;
     if (stamps.every((stamp, i) => stamp !== undefined && this.listed.get(dirs[i]!) === stamp)) {
       return;
     }
-    const listedAt = Date.now();
     const looks: Promise<void>[] = [];
     const seen = new Set<string>();
     for (const dir of dirs) {
@@ -202,8 +211,22 @@ export class SessionCatalog {
     }
     for (const id of this.entries.keys()) if (!seen.has(id)) looks.push(this.look(id));
     await Promise.all(looks);
-    // A change after this listing gets an mtime of at least its time less the kernel's
-    // clock tick, so a stamp well before it tells every later change apart.
+    this.remember(stamped);
+  }
+
+  /** The dirs' mtimes, taken just before a listing of them, and when it started. */
+  private async stampDirs(): Promise<DirStamps> {
+    const dirs = [this.dataDir, ...this.fixtureDirs];
+    const stamps = await Promise.all(dirs.map(dirStamp));
+    return { dirs, stamps, listedAt: Date.now() };
+  }
+
+  /**
+   * Keeps the stamps of a listing that are well before it (`settledDirMs`): a change
+   * after the listing gets an mtime of at least its time less the file system's step,
+   * so such a stamp tells every later change apart.
+   */
+  private remember({ dirs, stamps, listedAt }: DirStamps): void {
     stamps.forEach((stamp, i) => {
       if (stamp !== undefined && stamp < listedAt - settledDirMs(stamp)) {
         this.listed.set(dirs[i]!, stamp);
