@@ -1,5 +1,9 @@
-import type { DescMessage, DescMethod, MessageShape } from '@bufbuild/protobuf';
+import type { DescMessage, DescMethod, DescMethodUnary, MessageShape } from '@bufbuild/protobuf';
 import { ConnectError } from '@connectrpc/connect';
+import {
+  createMethodSerializationLookup,
+  type MethodSerializationLookup,
+} from '@connectrpc/connect/protocol';
 import { codeToHttpStatus, errorToJsonBytes } from '@connectrpc/connect/protocol-connect';
 import { parseBinaryMessage } from './check-request-body.js';
 import { clientGone } from './client-gone.js';
@@ -10,18 +14,30 @@ import { writeChunk, type NodeResponse } from './write-node-response.js';
 import type { NodeRequest } from './rpc-handler.js';
 
 /**
- * A unary RPC whose binary answer the host writes itself when the request is plain
- * binary Connect (`directUnaryRequest`): the answer comes as bytes, the same object while
+ * A unary RPC whose answer the host writes itself when the request is plain Connect,
+ * binary or JSON (`directUnaryFormat`): the answer comes as bytes, the same object while
  * it is unchanged (a list of 10,000 sessions asked again), so neither its encoding nor
- * its gzip form is built again per call. Every other request of the RPC (JSON, gRPC,
+ * its gzip form is built again per call. Every other request of the RPC (gRPC,
  * gRPC-Web, a compressed request, a timeout, GET) goes through Connect, which answers
  * the same.
  */
 export interface DirectUnary<I extends DescMessage = DescMessage> {
   readonly method: DescMethod;
-  /** The binary encoding of the answer to `request`; a thrown error answers its code. */
-  answer(request: MessageShape<I>, signal: AbortSignal): Promise<Uint8Array>;
+  /**
+   * The encoding of the answer to `request`, protobuf binary or Connect's JSON as `format`
+   * says; a thrown error answers its code.
+   */
+  answer(request: MessageShape<I>, signal: AbortSignal, format: UnaryFormat): Promise<Uint8Array>;
 }
+
+/** How a direct unary call's messages are encoded. */
+export type UnaryFormat = 'binary' | 'json';
+
+/** The Connect unary content type of each format. */
+const contentTypes: Record<UnaryFormat, string> = {
+  binary: 'application/proto',
+  json: 'application/json',
+};
 
 /** What `serveDirectUnary` needs from the server. */
 export interface DirectUnaryOptions {
@@ -35,16 +51,19 @@ export interface DirectUnaryOptions {
 }
 
 /**
- * True when a unary request can be served directly: POST of `application/proto`,
- * uncompressed, without `connect-timeout-ms` (whose deadline Connect keeps).
+ * The format of a unary request that can be served directly: a POST of
+ * `application/proto` or `application/json` (no parameters), uncompressed, without
+ * `connect-timeout-ms` (whose deadline Connect keeps); undefined for any other.
  */
-export function directUnaryRequest(req: NodeRequest): boolean {
+export function directUnaryFormat(req: NodeRequest): UnaryFormat | undefined {
   const { headers } = req;
-  if (req.method !== 'POST') return false;
-  if (headers['content-type']?.toLowerCase() !== 'application/proto') return false;
+  if (req.method !== 'POST') return undefined;
+  const type = headers['content-type']?.toLowerCase();
+  const format =
+    type === contentTypes.binary ? 'binary' : type === contentTypes.json ? 'json' : undefined;
   const encoding = headers['content-encoding'];
-  if (encoding !== undefined && encoding !== 'identity') return false;
-  return headers['connect-timeout-ms'] === undefined;
+  if (encoding !== undefined && encoding !== 'identity') return undefined;
+  return headers['connect-timeout-ms'] === undefined ? format : undefined;
 }
 
 /** Answers smaller than this go uncompressed, as Connect's own default has it. */
@@ -59,8 +78,8 @@ const gzip = strictCompressions.find((c) => c.name === 'gzip')!;
 const acceptEncoding = strictCompressions.map((c) => c.name).join(', ');
 
 /**
- * Serves one direct unary call: checks access, reads and parses the request, and writes
- * the answer (gzip when the client accepts it and it is not small, at the level of every
+ * Serves one direct unary call: checks access, reads and parses the request (as Connect
+ * parses it, with the same errors), and writes the answer (gzip when the client accepts it and it is not small, at the level of every
  * answer of the host, `answerCompression`) or the Connect error JSON with the code's
  * HTTP status. A client that leaves aborts the call's signal; a client that stops
  * reading is closed after `stallTimeoutMs`.
@@ -69,6 +88,7 @@ export async function serveDirectUnary(
   req: NodeRequest,
   res: NodeResponse,
   unary: DirectUnary,
+  format: UnaryFormat,
   options: DirectUnaryOptions,
 ): Promise<void> {
   const controller = new AbortController();
@@ -88,14 +108,17 @@ export async function serveDirectUnary(
     const refused = options.refuse(req);
     if (refused !== undefined) throw refused;
     const body = await readRequestBody(req, options.readMaxBytes, 0);
-    const request = parseBinaryMessage(body, unary.method);
-    const answer = await unary.answer(request, controller.signal);
+    const request =
+      format === 'binary'
+        ? parseBinaryMessage(body, unary.method)
+        : connectSerialization(unary.method).getI(false).parse(body);
+    const answer = await unary.answer(request, controller.signal, format);
     const compress =
       answer.length >= compressMinBytes && acceptsGzip(req.headers['accept-encoding']);
     const data = compress ? await gzipOnce(answer) : answer;
     if (closed) return;
     res.writeHead(200, {
-      'content-type': 'application/proto',
+      'content-type': contentTypes[format],
       'accept-encoding': acceptEncoding,
       'content-length': String(data.length),
       ...(compress ? { 'content-encoding': 'gzip' } : {}),
@@ -120,6 +143,30 @@ export async function serveDirectUnary(
     options.shutdown.removeEventListener('abort', onShutdown);
     res.off('close', onClose);
   }
+}
+
+/** Connect's serializations by method. */
+const serializations = new WeakMap<
+  DescMethod,
+  MethodSerializationLookup<DescMessage, DescMessage>
+>();
+
+/**
+ * Connect's own serializations of `method`, made once: JSON parsed and written by them
+ * gives the same text and the same parse errors as Connect's handlers. Sizes are bounded
+ * before (`readRequestBody`), so they set no limit of their own.
+ */
+export function connectSerialization(
+  method: DescMethod,
+): MethodSerializationLookup<DescMessage, DescMessage> {
+  let lookup = serializations.get(method);
+  if (lookup === undefined) {
+    const unlimited = { readMaxBytes: 0xffffffff, writeMaxBytes: 0xffffffff };
+    const unary = method as DescMethodUnary<DescMessage, DescMessage>;
+    lookup = createMethodSerializationLookup(unary, undefined, undefined, unlimited);
+    serializations.set(method, lookup);
+  }
+  return lookup;
 }
 
 /** `answer` gzipped, made once per answer object (concurrent calls share the work). */

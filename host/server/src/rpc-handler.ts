@@ -10,7 +10,7 @@ import { universalRequestFromNodeRequest } from '@connectrpc/connect-node';
 import type { ConnectError } from '@connectrpc/connect';
 import { checkRequestBody, createRequestBodyInterceptor } from './check-request-body.js';
 import { directStreamRequest, serveDirectStream, type DirectStream } from './direct-stream.js';
-import { directUnaryRequest, serveDirectUnary, type DirectUnary } from './direct-unary.js';
+import { directUnaryFormat, serveDirectUnary, type DirectUnary } from './direct-unary.js';
 import { isClientGone } from './client-gone.js';
 import type { RequestLog } from './error-interceptor.js';
 import { lingerBeforeEnd, lingeringBody } from './lingering-close.js';
@@ -49,7 +49,7 @@ export interface RpcHandlerOptions extends Omit<ConnectRouterOptions, 'acceptCom
    */
   readonly direct?: {
     readonly streams: ReadonlyMap<string, DirectStream>;
-    /** Unary RPCs written the same way for plain binary Connect (`serveDirectUnary`). */
+    /** Unary RPCs written the same way for plain Connect, binary or JSON (`serveDirectUnary`). */
     readonly unaries?: ReadonlyMap<string, DirectUnary>;
     readonly refuse: (req: NodeRequest) => ConnectError | undefined;
   };
@@ -107,8 +107,9 @@ export function createRpcHandler(options: RpcHandlerOptions): NodeHandler {
       return;
     }
     const unary = options.direct?.unaries?.get(path);
-    if (unary !== undefined && directUnaryRequest(req)) {
-      void serveDirectUnary(req, res, unary, {
+    const format = unary === undefined ? undefined : directUnaryFormat(req);
+    if (unary !== undefined && format !== undefined) {
+      void serveDirectUnary(req, res, unary, format, {
         refuse: options.direct!.refuse,
         readMaxBytes,
         stallTimeoutMs: options.stallTimeoutMs,

@@ -6,35 +6,46 @@ import { createConnectTransport } from '@connectrpc/connect-node';
 import { userMessage } from '@dsh/fixtures';
 import { ListSessionsResponseSchema, SessionService } from '@dsh/gen/service';
 import { afterEach, describe, expect, it } from 'vitest';
-import { acceptsGzip, directUnaryRequest } from '../src/direct-unary.js';
+import { acceptsGzip, directUnaryFormat, type UnaryFormat } from '../src/direct-unary.js';
 import { sendRaw } from './raw-rpc.js';
 import { startTestHost, type TestHost } from './test-host.js';
 
-describe('directUnaryRequest', () => {
+describe('directUnaryFormat', () => {
   const request = (method: string, headers: Record<string, string>) =>
     ({ method, headers }) as unknown as IncomingMessage;
-  it.each<[string, string, Record<string, string>, boolean]>([
-    ['binary Connect', 'POST', { 'content-type': 'application/proto' }, true],
-    ['upper case', 'POST', { 'content-type': 'Application/Proto' }, true],
+  it.each<[string, string, Record<string, string>, UnaryFormat | undefined]>([
+    ['binary Connect', 'POST', { 'content-type': 'application/proto' }, 'binary'],
+    ['upper case', 'POST', { 'content-type': 'Application/Proto' }, 'binary'],
     [
       'identity encoding',
       'POST',
       { 'content-type': 'application/proto', 'content-encoding': 'identity' },
-      true,
+      'binary',
     ],
-    ['Connect JSON', 'POST', { 'content-type': 'application/json' }, false],
-    ['gRPC', 'POST', { 'content-type': 'application/grpc+proto' }, false],
-    ['a parameter', 'POST', { 'content-type': 'application/proto; charset=x' }, false],
-    ['gzip', 'POST', { 'content-type': 'application/proto', 'content-encoding': 'gzip' }, false],
+    ['Connect JSON', 'POST', { 'content-type': 'application/json' }, 'json'],
+    [
+      'JSON with a charset',
+      'POST',
+      { 'content-type': 'application/json; charset=utf-8' },
+      undefined,
+    ],
+    ['gRPC', 'POST', { 'content-type': 'application/grpc+proto' }, undefined],
+    ['a parameter', 'POST', { 'content-type': 'application/proto; charset=x' }, undefined],
+    [
+      'gzip',
+      'POST',
+      { 'content-type': 'application/proto', 'content-encoding': 'gzip' },
+      undefined,
+    ],
     [
       'a timeout',
       'POST',
-      { 'content-type': 'application/proto', 'connect-timeout-ms': '1000' },
-      false,
+      { 'content-type': 'application/json', 'connect-timeout-ms': '1000' },
+      undefined,
     ],
-    ['GET', 'GET', { 'content-type': 'application/proto' }, false],
-  ])('%s: %s', (_name, method, headers, direct) => {
-    expect(directUnaryRequest(request(method, headers))).toBe(direct);
+    ['GET', 'GET', { 'content-type': 'application/proto' }, undefined],
+  ])('%s: %s', (_name, method, headers, format) => {
+    expect(directUnaryFormat(request(method, headers))).toBe(format);
   });
 });
 
@@ -124,14 +135,62 @@ describe('ListSessions written directly', () => {
     }
   });
 
-  it('answers each change after a list asked again unchanged: new, renamed, archived', async () => {
+  it('answers Connect JSON byte for byte as the Connect path does, and fails as it does', async () => {
+    host = await startTestHost();
+    const ids = await threeSessions(host);
+    const call = (body: string, connectPath: boolean) =>
+      sendRaw(host!.server.url, {
+        protocol: 'connect-json',
+        method: 'ListSessions',
+        streaming: false,
+        body: new TextEncoder().encode(body),
+        // A timeout makes a request one that Connect serves itself.
+        headers: connectPath ? { 'connect-timeout-ms': '60000' } : {},
+      });
+    const bodies = [
+      '',
+      '{}',
+      '{"pageSize":1}',
+      '{"includeArchived":true}',
+      '{"include_archived":true}',
+      '{"bogus":1}',
+      'not json',
+      '{"pageSize":"x"}',
+      '{"pageToken":"zzz"}',
+    ];
+    for (const body of bodies) {
+      const direct = await call(body, false);
+      const connect = await call(body, true);
+      const seen = (r: typeof direct) => ({
+        body,
+        status: r.status,
+        type: r.headers['content-type'],
+        text: r.body.toString(),
+      });
+      expect(seen(direct)).toEqual(seen(connect));
+    }
+    const listed = JSON.parse((await call('{}', false)).body.toString()) as {
+      sessions: { id: string }[];
+    };
+    expect(listed.sessions.map((s) => s.id)).toEqual([ids[2], ids[0]]);
+  });
+
+  it('answers each change after a list asked again unchanged, binary and JSON: new, renamed, archived', async () => {
     host = await startTestHost();
     const ids = await threeSessions(host);
     const binary = host.clientFor('connect-binary');
-    const titles = async () =>
-      (await binary.listSessions({})).sessions.map(
-        (s) => `${s.id === ids[0] ? 'A' : 'x'}:${s.title}`,
+    // Binary and JSON answers are kept apart; both must follow every change.
+    const titles = async () => {
+      const [binaryTitles, jsonTitles] = await Promise.all(
+        [binary, host!.client].map(async (client) =>
+          (await client.listSessions({})).sessions.map(
+            (s) => `${s.id === ids[0] ? 'A' : 'x'}:${s.title}`,
+          ),
+        ),
       );
+      expect(jsonTitles).toEqual(binaryTitles);
+      return binaryTitles;
+    };
     expect(await titles()).toEqual(['x:third', 'A:first']);
     expect(await titles()).toEqual(['x:third', 'A:first']);
     const journal = await host.store.create({ cwd: host.dir });

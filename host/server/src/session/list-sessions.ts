@@ -7,7 +7,7 @@ import {
   type SessionSummary,
 } from '@dsh/gen/service';
 import type { JournalStore, JournalSummary } from '@dsh/journal';
-import type { DirectUnary } from '../direct-unary.js';
+import { connectSerialization, type DirectUnary } from '../direct-unary.js';
 import { abortable } from './abortable.js';
 import type { AgentControl } from './agent-control.js';
 import { encodedSummaries, withEncoded } from './binary-wire.js';
@@ -28,6 +28,8 @@ export interface ListedSessions {
  * asked again sorts nothing.
  */
 export class SessionLister {
+  /** The last JSON answer and the summaries it holds. */
+  private lastJson: { sessions: SessionSummary[]; token: string; bytes: Uint8Array } | undefined;
   /** The last list sorted, per `includeArchived`. */
   private readonly lastSorted = new Map<
     boolean,
@@ -52,18 +54,32 @@ export class SessionLister {
   }
 
   /**
-   * ListSessions for binary Connect clients, answered directly (`serveDirectUnary`): the
-   * same answer as the Connect handler's, its bytes kept while the list is unchanged, so
-   * a list of 10,000 sessions asked again costs the host a write.
+   * ListSessions for Connect clients, binary or JSON, answered directly
+   * (`serveDirectUnary`): the same answer as the Connect handler's, its bytes kept while
+   * the list is unchanged, so a list of 10,000 sessions asked again costs the host a
+   * write.
    */
   unary(): DirectUnary<typeof ListSessionsRequestSchema> {
     return {
       method: SessionService.method.listSessions,
-      answer: async (request, signal) => {
+      answer: async (request, signal, format) => {
         const { sessions, nextPageToken } = await this.list(request, signal);
-        return answerBytes(encodedSummaries.field(1, sessions), nextPageToken);
+        if (format === 'binary') {
+          return answerBytes(encodedSummaries.field(1, sessions), nextPageToken);
+        }
+        return this.jsonBytes(sessions, nextPageToken);
       },
     };
+  }
+
+  /** The JSON answer, kept for the last list answered while its summaries stay the same. */
+  private jsonBytes(sessions: SessionSummary[], nextPageToken: string): Uint8Array {
+    const last = this.lastJson;
+    if (last?.token === nextPageToken && sameElements(last.sessions, sessions)) return last.bytes;
+    const message = create(ListSessionsResponseSchema, { sessions, nextPageToken });
+    const bytes = jsonAnswers.serialize(message);
+    this.lastJson = { sessions, token: nextPageToken, bytes };
+    return bytes;
   }
 
   private sorted(listed: JournalSummary[], includeArchived: boolean): JournalSummary[] {
@@ -74,6 +90,9 @@ export class SessionLister {
     return result;
   }
 }
+
+/** Connect's own JSON encoding of the answer, so both paths write the same text. */
+const jsonAnswers = connectSerialization(SessionService.method.listSessions).getO(false);
 
 /** Answer bytes by their summaries' joined encoding (kept by `encodedSummaries`). */
 const answers = new WeakMap<Uint8Array, { token: string; bytes: Uint8Array }>();
