@@ -97,7 +97,7 @@ export async function catalogBench(quick: boolean): Promise<BenchRow[]> {
             name: `ListSessions p50 over JSON, ${count} sessions`,
             value: percentile(jsonSamples, 50),
             unit: 'ms',
-            note: 'Connect JSON (curl, other-language clients): encoded per call, decoded in the client',
+            note: 'Connect JSON (curl, other-language clients): the host keeps its encoded answer while the list is unchanged; most of the call is the client parsing JSON',
           });
           const client = createClient(
             SessionService,
