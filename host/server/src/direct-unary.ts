@@ -79,10 +79,10 @@ const acceptEncoding = strictCompressions.map((c) => c.name).join(', ');
 
 /**
  * Serves one direct unary call: checks access, reads and parses the request (as Connect
- * parses it, with the same errors), and writes the answer (gzip when the client accepts it and it is not small, at the level of every
- * answer of the host, `answerCompression`) or the Connect error JSON with the code's
- * HTTP status. A client that leaves aborts the call's signal; a client that stops
- * reading is closed after `stallTimeoutMs`.
+ * parses it, with the same errors), and writes the answer (gzip when the client accepts
+ * it and it is not small, at the level of every answer of the host, `answerCompression`)
+ * or the Connect error JSON with the code's HTTP status. A client that leaves aborts the
+ * call's signal; a client that stops reading is closed after `stallTimeoutMs`.
  */
 export async function serveDirectUnary(
   req: NodeRequest,
