@@ -3,6 +3,7 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import { createEndStreamSerialization, endStreamFlag } from '@connectrpc/connect/protocol-connect';
 import { parseBinaryEnvelope } from './check-request-body.js';
 import { clientGone } from './client-gone.js';
+import { startDirectCall } from './direct-call.js';
 import { requestFailure, type RequestLog } from './error-interceptor.js';
 import type { LoopSlices } from './loop-slices.js';
 import { isStalledClient, writeChunk, type NodeResponse } from './write-node-response.js';
@@ -66,7 +67,7 @@ export interface DirectStreamOptions {
   readonly stallTimeoutMs: number;
   readonly slices: LoopSlices;
   readonly log: RequestLog;
-  /** Aborts every stream when the host shuts down. */
+  /** Aborts every call when the host shuts down. */
   readonly shutdown: AbortSignal;
 }
 
@@ -114,18 +115,7 @@ export async function serveDirectStream(
   stream: DirectStream,
   options: DirectStreamOptions,
 ): Promise<void> {
-  const controller = new AbortController();
-  let closed = false;
-  const onClose = (): void => {
-    closed = true;
-    controller.abort(clientGone());
-  };
-  const onShutdown = (): void => controller.abort(options.shutdown.reason);
-  res.once('close', onClose);
-  if (options.shutdown.aborted) onShutdown();
-  else options.shutdown.addEventListener('abort', onShutdown, { once: true });
-  // A write that fails after the client left emits 'error'; the write itself reports it.
-  res.on('error', () => {});
+  const call = startDirectCall(res, options.shutdown);
   let failure: ConnectError | undefined;
   let pending: Promise<void> | undefined;
   const sink: FrameSink = {
@@ -134,11 +124,11 @@ export async function serveDirectStream(
     joinBytes: 'stream' in res ? 0 : http1JoinBytes,
     writeBytes(bytes) {
       if (!res.headersSent) res.writeHead(200, streamHeaders);
-      pending = writeChunk(res, bytes, () => closed, options.stallTimeoutMs);
+      pending = writeChunk(res, bytes, call.closed, options.stallTimeoutMs);
       if (pending === undefined) return true;
       // Awaited by `drained()`; until then its rejection is not unhandled.
       pending.catch(() => {});
-      if (closed) throw clientGone();
+      if (call.closed()) throw clientGone();
       return false;
     },
     drained: () => pending ?? Promise.resolve(),
@@ -149,22 +139,21 @@ export async function serveDirectStream(
     if (refused !== undefined) throw refused;
     const body = await readRequestBody(req, options.readMaxBytes, 5);
     const request = await parseBinaryEnvelope(body, stream.method, options.readMaxBytes);
-    await stream.serve(request, controller.signal, sink);
+    await stream.serve(request, call.signal, sink);
   } catch (error) {
     if (isStalledClient(error)) {
       options.log(`dsh: ${procedureOf(stream)}: closed a stream whose client stopped reading`);
     }
     failure = requestFailure(error, {
       procedure: procedureOf(stream),
-      aborted: controller.signal.aborted,
+      aborted: call.signal.aborted,
       quiet: false,
       log: options.log,
     });
   } finally {
-    options.shutdown.removeEventListener('abort', onShutdown);
-    res.off('close', onClose);
+    call.release();
   }
-  if (closed) return;
+  if (call.closed()) return;
   if (!res.headersSent) res.writeHead(200, streamHeaders);
   const data = endStream.serialize({ metadata: new Headers(), error: failure });
   res.end(envelopeBytes(endStreamFlag, data));

@@ -1,14 +1,13 @@
 import type { DescMessage, DescMethod, DescMethodUnary, MessageShape } from '@bufbuild/protobuf';
-import { ConnectError } from '@connectrpc/connect';
 import {
   createMethodSerializationLookup,
   type MethodSerializationLookup,
 } from '@connectrpc/connect/protocol';
 import { codeToHttpStatus, errorToJsonBytes } from '@connectrpc/connect/protocol-connect';
 import { parseBinaryMessage } from './check-request-body.js';
-import { clientGone } from './client-gone.js';
-import { readRequestBody } from './direct-stream.js';
-import { requestFailure, type RequestLog } from './error-interceptor.js';
+import { startDirectCall } from './direct-call.js';
+import { readRequestBody, type DirectStreamOptions } from './direct-stream.js';
+import { requestFailure } from './error-interceptor.js';
 import { strictCompressions } from './strict-compression.js';
 import { writeChunk, type NodeResponse } from './write-node-response.js';
 import type { NodeRequest } from './rpc-handler.js';
@@ -39,16 +38,8 @@ const contentTypes: Record<UnaryFormat, string> = {
   json: 'application/json',
 };
 
-/** What `serveDirectUnary` needs from the server. */
-export interface DirectUnaryOptions {
-  /** Why the request may not be served (a missing token...), or undefined. */
-  readonly refuse: (req: NodeRequest) => ConnectError | undefined;
-  readonly readMaxBytes: number;
-  readonly stallTimeoutMs: number;
-  readonly log: RequestLog;
-  /** Aborts the call when the host shuts down. */
-  readonly shutdown: AbortSignal;
-}
+/** What `serveDirectUnary` needs from the server: a direct stream's, without the slices. */
+export type DirectUnaryOptions = Omit<DirectStreamOptions, 'slices'>;
 
 /**
  * The format of a unary request that can be served directly: a POST of
@@ -91,18 +82,7 @@ export async function serveDirectUnary(
   format: UnaryFormat,
   options: DirectUnaryOptions,
 ): Promise<void> {
-  const controller = new AbortController();
-  let closed = false;
-  const onClose = (): void => {
-    closed = true;
-    controller.abort(clientGone());
-  };
-  const onShutdown = (): void => controller.abort(options.shutdown.reason);
-  res.once('close', onClose);
-  if (options.shutdown.aborted) onShutdown();
-  else options.shutdown.addEventListener('abort', onShutdown, { once: true });
-  // A write that fails after the client left emits 'error'; the write itself reports it.
-  res.on('error', () => {});
+  const call = startDirectCall(res, options.shutdown);
   const procedure = `${unary.method.parent.name}/${unary.method.name}`;
   try {
     const refused = options.refuse(req);
@@ -112,27 +92,27 @@ export async function serveDirectUnary(
       format === 'binary'
         ? parseBinaryMessage(body, unary.method)
         : connectSerialization(unary.method).getI(false).parse(body);
-    const answer = await unary.answer(request, controller.signal, format);
+    const answer = await unary.answer(request, call.signal, format);
     const compress =
       answer.length >= compressMinBytes && acceptsGzip(req.headers['accept-encoding']);
     const data = compress ? await gzipOnce(answer) : answer;
-    if (closed) return;
+    if (call.closed()) return;
     res.writeHead(200, {
       'content-type': contentTypes[format],
       'accept-encoding': acceptEncoding,
       'content-length': String(data.length),
       ...(compress ? { 'content-encoding': 'gzip' } : {}),
     });
-    await writeChunk(res, data, () => closed, options.stallTimeoutMs);
+    await writeChunk(res, data, call.closed, options.stallTimeoutMs);
     res.end();
   } catch (error) {
     const failure = requestFailure(error, {
       procedure,
-      aborted: controller.signal.aborted,
+      aborted: call.signal.aborted,
       quiet: false,
       log: options.log,
     });
-    if (closed || res.headersSent) return;
+    if (call.closed() || res.headersSent) return;
     const json = errorToJsonBytes(failure, {});
     res.writeHead(codeToHttpStatus(failure.code), {
       'content-type': 'application/json',
@@ -140,8 +120,7 @@ export async function serveDirectUnary(
     });
     res.end(json);
   } finally {
-    options.shutdown.removeEventListener('abort', onShutdown);
-    res.off('close', onClose);
+    call.release();
   }
 }
 

@@ -9,7 +9,12 @@ import {
 import { universalRequestFromNodeRequest } from '@connectrpc/connect-node';
 import type { ConnectError } from '@connectrpc/connect';
 import { checkRequestBody, createRequestBodyInterceptor } from './check-request-body.js';
-import { directStreamRequest, serveDirectStream, type DirectStream } from './direct-stream.js';
+import {
+  directStreamRequest,
+  serveDirectStream,
+  type DirectStream,
+  type DirectStreamOptions,
+} from './direct-stream.js';
 import { directUnaryFormat, serveDirectUnary, type DirectUnary } from './direct-unary.js';
 import { isClientGone } from './client-gone.js';
 import type { RequestLog } from './error-interceptor.js';
@@ -77,7 +82,17 @@ export function createRpcHandler(options: RpcHandlerOptions): NodeHandler {
     services.set(h.service.typeName, [...(services.get(h.service.typeName) ?? []), h.method.name]);
   }
   const slices = createLoopSlices(responseSliceMs);
-  const shutdown = options.shutdownSignal ?? new AbortController().signal;
+  const directOptions: DirectStreamOptions | undefined =
+    options.direct === undefined
+      ? undefined
+      : {
+          refuse: options.direct.refuse,
+          readMaxBytes,
+          stallTimeoutMs: options.stallTimeoutMs,
+          slices,
+          log: options.log,
+          shutdown: options.shutdownSignal ?? new AbortController().signal,
+        };
   const known = [...services]
     .map(([service, methods]) => `${service} (${methods.join(', ')})`)
     .join('; ');
@@ -94,28 +109,16 @@ export function createRpcHandler(options: RpcHandlerOptions): NodeHandler {
       }
       return;
     }
+    const destroy = () => (res as { destroy?: () => void }).destroy?.();
     const direct = options.direct?.streams.get(path);
-    if (direct !== undefined && directStreamRequest(req)) {
-      void serveDirectStream(req, res, direct, {
-        refuse: options.direct!.refuse,
-        readMaxBytes,
-        stallTimeoutMs: options.stallTimeoutMs,
-        slices,
-        log: options.log,
-        shutdown,
-      }).catch(() => (res as { destroy?: () => void }).destroy?.());
+    if (direct !== undefined && directOptions !== undefined && directStreamRequest(req)) {
+      void serveDirectStream(req, res, direct, directOptions).catch(destroy);
       return;
     }
     const unary = options.direct?.unaries?.get(path);
     const format = unary === undefined ? undefined : directUnaryFormat(req);
-    if (unary !== undefined && format !== undefined) {
-      void serveDirectUnary(req, res, unary, format, {
-        refuse: options.direct!.refuse,
-        readMaxBytes,
-        stallTimeoutMs: options.stallTimeoutMs,
-        log: options.log,
-        shutdown,
-      }).catch(() => (res as { destroy?: () => void }).destroy?.());
+    if (unary !== undefined && directOptions !== undefined && format !== undefined) {
+      void serveDirectUnary(req, res, unary, format, directOptions).catch(destroy);
       return;
     }
     // A write that fails after the client left emits 'error'; the write itself reports it.

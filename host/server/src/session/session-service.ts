@@ -57,7 +57,7 @@ export interface SessionServiceDeps {
  * The `SessionService` implementation over a journal store and an agent control.
  * Handlers throw `JournalError` (or pass on an agent's refusal); the server's error
  * interceptor maps them to Connect codes in one place (`toConnectError`). `lister`
- * answers ListSessions; the server's direct path for binary clients shares it.
+ * answers ListSessions; the server's direct path for Connect clients shares it.
  */
 export function createSessionService(
   deps: SessionServiceDeps,
